@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: MIT
+// What kernel code on the simulator reaches: the current simulated thread and the entry points
+// of the compiled simulator (barriers, shared memory, fault reports).
+#pragma once
+
+#include <cusim/backend/sim/vector_types.hpp>
+#include <cusim/detail/source_location.hpp>
+#include <cusim/error.hpp>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace cusim::detail {
+
+/// The part of a simulated thread's state that inline kernel code reads. The simulator's
+/// thread record derives from it; one is current on each OS thread while a kernel runs.
+struct sim_thread {
+  uint3 thread_idx;
+  uint3 block_idx;
+  dim3 block_dim;
+  dim3 grid_dim;
+  const char* stack_lo;         ///< lowest usable address of the fiber stack
+  std::uint64_t* progress;      ///< the block's count of memory-modifying atomics
+  unsigned polls;               ///< consecutive atomics of this thread that changed nothing
+};
+
+extern __thread sim_thread* current_thread_;
+
+[[noreturn]] void fail_outside_kernel(const char* what);
+
+inline sim_thread& this_thread() {
+  sim_thread* t = current_thread_;
+  if (t == nullptr) [[unlikely]] fail_outside_kernel("a CUDA built-in (threadIdx, blockIdx, ...)");
+  return *t;
+}
+
+enum class sync_op : std::uint8_t { plain, count, all, any };
+
+/// __syncthreads and its predicate forms; returns the reduced predicate.
+int sync_block(sync_op op, int predicate, const source_location& site);
+/// __syncwarp: the lanes named in mask wait for each other.
+void sync_warp(unsigned mask, const source_location& site);
+/// Called after a run of atomics that changed nothing: lets other threads of the block run.
+void poll_yield();
+/// Binds a __shared__ array declared at `site` to the current block's shared memory.
+void* bind_shared(const source_location& site, std::size_t bytes, std::size_t align);
+/// The launch's dynamic shared memory of the current block.
+void* dynamic_shared_memory(std::size_t* bytes);
+/// Throws the tagged out-of-bounds kernel_error for the current thread.
+[[noreturn]] void fail_out_of_bounds(std::int64_t index, std::int64_t extent, int axis,
+                                     memory_space space, const source_location& site);
+[[noreturn]] void fail_local_array(std::size_t bytes, const source_location& site);
+[[noreturn]] void fail_assert(const char* expr, const char* function, const source_location& site);
+
+/// Spin-waits poll with atomics; after this many in a row that changed nothing, the thread
+/// yields so that the thread it waits for can run.
+inline constexpr unsigned poll_yield_threshold = 16;
+
+inline void note_atomic(bool modified) {
+  sim_thread* t = current_thread_;
+  if (t == nullptr) return;  // an atomic on the host
+  if (modified) {
+    t->polls = 0;
+    ++*t->progress;
+  } else if (++t->polls >= poll_yield_threshold) {
+    t->polls = 0;
+    poll_yield();
+  }
+}
+
+}  // namespace cusim::detail
+
+#define threadIdx (::cusim::detail::this_thread().thread_idx)
+#define blockIdx (::cusim::detail::this_thread().block_idx)
+#define blockDim (::cusim::detail::this_thread().block_dim)
+#define gridDim (::cusim::detail::this_thread().grid_dim)
+inline constexpr int warpSize = 32;

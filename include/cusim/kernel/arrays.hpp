@@ -1,0 +1,319 @@
+// SPDX-License-Identifier: MIT
+// Checked arrays: span, mdspan (global memory), shared_array, dynamic_shared, local_array,
+// const_array. Row-major like numba. On the simulator every element access is bounds-checked
+// and a bad index throws cusim::kernel_error tagged with the thread, block and source line.
+#pragma once
+
+#include <cusim/config.hpp>
+#include <cusim/detail/source_location.hpp>
+#include <cusim/error.hpp>
+
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#if CUSIM_BACKEND_IS_SIM()
+#  include <cusim/backend/sim/device_runtime.hpp>
+#endif
+
+namespace cusim {
+
+/// Indices and extents are signed, so `a[i - 1]` with i == 0 reports index -1.
+using index_t = std::int64_t;
+
+namespace detail {
+
+/// An index as the caller wrote it, with the caller's source line.
+struct index_arg {
+  index_t value;
+  source_location site;
+
+  template <std::integral I>
+    requires(!std::same_as<I, bool>)
+  constexpr CUSIM_HD index_arg(I i, source_location s = source_location::current()) noexcept
+      : value(static_cast<index_t>(static_cast<std::make_signed_t<I>>(i))), site(s) {}
+};
+
+CUSIM_HD inline void check_index([[maybe_unused]] index_t i, [[maybe_unused]] index_t extent,
+                                 [[maybe_unused]] int axis, [[maybe_unused]] memory_space space,
+                                 [[maybe_unused]] const source_location& site) {
+#if CUSIM_BACKEND_IS_SIM()
+  if (static_cast<std::uint64_t>(i) >= static_cast<std::uint64_t>(extent)) [[unlikely]]
+    fail_out_of_bounds(i, extent, axis, space, site);
+#endif
+}
+
+/// Checks every index against its axis and returns the row-major offset.
+template <class... Idx>
+CUSIM_HD inline index_t row_major_offset(const index_t* extents, memory_space space, const Idx&... idx) {
+  index_t offset = 0;
+  int axis = 0;
+  ((check_index(idx.value, extents[axis], axis, space, idx.site),
+    offset = offset * extents[axis] + idx.value, ++axis),
+   ...);
+  return offset;
+}
+
+/// operator[] (rank 1) and operator()(i, j, ...) for an array type that provides at(idx...).
+template <class Derived, std::size_t Rank>
+struct element_access {
+  CUSIM_HD decltype(auto) operator[](index_arg i) const requires(Rank == 1) { return self().at(i); }
+  CUSIM_HD decltype(auto) operator()(index_arg i) const requires(Rank == 1) { return self().at(i); }
+  CUSIM_HD decltype(auto) operator()(index_arg i, index_arg j) const requires(Rank == 2) {
+    return self().at(i, j);
+  }
+  CUSIM_HD decltype(auto) operator()(index_arg i, index_arg j, index_arg k) const requires(Rank == 3) {
+    return self().at(i, j, k);
+  }
+  CUSIM_HD decltype(auto) operator()(index_arg i, index_arg j, index_arg k, index_arg l) const
+    requires(Rank == 4)
+  {
+    return self().at(i, j, k, l);
+  }
+
+ private:
+  CUSIM_HD const Derived& self() const { return static_cast<const Derived&>(*this); }
+};
+
+/// Extents fixed at compile time (shared, local and constant arrays).
+template <std::size_t N0, std::size_t... N>
+struct static_extents {
+  static constexpr std::size_t rank = 1 + sizeof...(N);
+  static constexpr std::size_t count = (N0 * ... * N);
+  static constexpr index_t values[rank] = {static_cast<index_t>(N0), static_cast<index_t>(N)...};
+  static CUSIM_HD constexpr index_t extent(int axis) {
+    return axis >= 0 && axis < static_cast<int>(rank) ? values[axis] : 0;
+  }
+};
+
+}  // namespace detail
+
+/// A checked view of `size()` elements of global memory (a kernel parameter).
+template <class T>
+class span : public detail::element_access<span<T>, 1> {
+ public:
+  using element_type = T;
+  using value_type = std::remove_cv_t<T>;
+
+  constexpr span() = default;
+  CUSIM_HD constexpr span(T* data, std::size_t size, memory_space space = memory_space::global) noexcept
+      : data_(data), size_(static_cast<index_t>(size)), space_(space) {}
+  template <class U>
+    requires std::is_convertible_v<U (*)[], T (*)[]>
+  CUSIM_HD constexpr span(const span<U>& other) noexcept
+      : data_(other.data()), size_(other.extent(0)), space_(other.space()) {}
+
+  CUSIM_HD constexpr T* data() const noexcept { return data_; }
+  CUSIM_HD constexpr std::size_t size() const noexcept { return static_cast<std::size_t>(size_); }
+  CUSIM_HD constexpr index_t extent(int axis) const noexcept { return axis == 0 ? size_ : 0; }
+  CUSIM_HD constexpr memory_space space() const noexcept { return space_; }
+  CUSIM_HD constexpr T* begin() const noexcept { return data_; }
+  CUSIM_HD constexpr T* end() const noexcept { return data_ + size_; }
+
+  CUSIM_HD T& at(const detail::index_arg& i) const {
+    return data_[detail::row_major_offset(&size_, space_, i)];
+  }
+
+ private:
+  T* data_ = nullptr;
+  index_t size_ = 0;
+  memory_space space_ = memory_space::global;
+};
+
+/// A checked, row-major view of global memory with Rank axes: m(i, j) is data()[i * extent(1) + j].
+template <class T, std::size_t Rank>
+class mdspan : public detail::element_access<mdspan<T, Rank>, Rank> {
+  static_assert(Rank >= 1 && Rank <= 4, "cusim::mdspan supports ranks 1 to 4");
+
+ public:
+  using element_type = T;
+  using value_type = std::remove_cv_t<T>;
+  static constexpr std::size_t rank = Rank;
+
+  constexpr mdspan() = default;
+  template <std::integral... E>
+    requires(sizeof...(E) == Rank)
+  CUSIM_HD constexpr mdspan(T* data, E... extents) noexcept
+      : data_(data), extents_{static_cast<index_t>(extents)...} {}
+  CUSIM_HD constexpr mdspan(T* data, const index_t* extents) noexcept : data_(data) {
+    for (std::size_t a = 0; a < Rank; ++a) extents_[a] = extents[a];
+  }
+  template <class U>
+    requires std::is_convertible_v<U (*)[], T (*)[]>
+  CUSIM_HD constexpr mdspan(const mdspan<U, Rank>& other) noexcept : mdspan(other.data(), other.extents()) {}
+
+  CUSIM_HD constexpr T* data() const noexcept { return data_; }
+  CUSIM_HD constexpr const index_t* extents() const noexcept { return extents_; }
+  CUSIM_HD constexpr index_t extent(int axis) const noexcept {
+    return axis >= 0 && axis < static_cast<int>(Rank) ? extents_[axis] : 0;
+  }
+  CUSIM_HD constexpr std::size_t size() const noexcept {
+    index_t n = 1;
+    for (std::size_t a = 0; a < Rank; ++a) n *= extents_[a];
+    return static_cast<std::size_t>(n);
+  }
+
+  template <class... Idx>
+  CUSIM_HD T& at(const Idx&... idx) const {
+    return data_[detail::row_major_offset(extents_, memory_space::global, idx...)];
+  }
+
+ private:
+  T* data_ = nullptr;
+  index_t extents_[Rank] = {};
+};
+
+#if CUSIM_BACKEND_IS_SIM()
+
+/// A block's shared-memory array: `__shared__ cusim::shared_array<float, 16, 16> tile;`.
+/// On the simulator the object is a per-thread handle bound, at its declaration, to storage in
+/// the current block's shared memory (one allocation per declaration site and block).
+template <class T, std::size_t N0, std::size_t... N>
+class shared_array : public detail::element_access<shared_array<T, N0, N...>, 1 + sizeof...(N)> {
+  using shape = detail::static_extents<N0, N...>;
+
+ public:
+  using element_type = T;
+  static constexpr std::size_t rank = shape::rank;
+
+  shared_array(detail::source_location site = detail::source_location::current())
+      : data_(static_cast<T*>(detail::bind_shared(site, sizeof(T) * shape::count, alignof(T)))) {}
+
+  T* data() const noexcept { return data_; }
+  static constexpr std::size_t size() noexcept { return shape::count; }
+  static constexpr index_t extent(int axis) noexcept { return shape::extent(axis); }
+
+  template <class... Idx>
+  T& at(const Idx&... idx) const {
+    return data_[detail::row_major_offset(shape::values, memory_space::shared, idx...)];
+  }
+
+ private:
+  T* data_;
+};
+
+/// A per-thread array in local memory: `cusim::local_array<float, 8> acc;` (uninitialised, as
+/// in CUDA). An array too large for the thread's fiber stack is reported, not overflowed.
+template <class T, std::size_t N0, std::size_t... N>
+class local_array : public detail::element_access<local_array<T, N0, N...>, 1 + sizeof...(N)> {
+  using shape = detail::static_extents<N0, N...>;
+
+ public:
+  using element_type = T;
+  static constexpr std::size_t rank = shape::rank;
+
+  local_array(detail::source_location site = detail::source_location::current()) {
+    const detail::sim_thread* t = detail::current_thread_;
+    if (t != nullptr && reinterpret_cast<const char*>(this) < t->stack_lo) [[unlikely]]
+      detail::fail_local_array(sizeof(*this), site);
+  }
+
+  T* data() const noexcept { return data_; }
+  static constexpr std::size_t size() noexcept { return shape::count; }
+  static constexpr index_t extent(int axis) noexcept { return shape::extent(axis); }
+
+  template <class... Idx>
+  T& at(const Idx&... idx) const {
+    return data_[detail::row_major_offset(shape::values, memory_space::local, idx...)];
+  }
+
+ private:
+  mutable T data_[shape::count];
+};
+
+/// A read-only array in constant memory, declared at namespace scope:
+/// `__constant__ cusim::const_array<float, 9> weights;` and filled from the host with
+/// cusim::copy_to_constant(weights, values).
+template <class T, std::size_t N0, std::size_t... N>
+class const_array : public detail::element_access<const_array<T, N0, N...>, 1 + sizeof...(N)> {
+  using shape = detail::static_extents<N0, N...>;
+
+ public:
+  using element_type = const T;
+  static constexpr std::size_t rank = shape::rank;
+
+  const T* data() const noexcept { return data_; }
+  static constexpr std::size_t size() noexcept { return shape::count; }
+  static constexpr index_t extent(int axis) noexcept { return shape::extent(axis); }
+
+  template <class... Idx>
+  const T& at(const Idx&... idx) const {
+    return data_[detail::row_major_offset(shape::values, memory_space::constant, idx...)];
+  }
+
+  T data_[shape::count];  // public only so that the type stays an aggregate; use copy_to_constant
+};
+
+/// The launch's dynamic shared memory (launch_config::shared_bytes) viewed as T elements.
+template <class T>
+span<T> dynamic_shared() {
+  std::size_t bytes = 0;
+  void* p = detail::dynamic_shared_memory(&bytes);
+  return span<T>(static_cast<T*>(p), bytes / sizeof(T), memory_space::dynamic_shared);
+}
+
+#else  // CUDA: plain storage, no checks (CUSIM_CHECKS adds them on the GPU)
+
+template <class T, std::size_t N0, std::size_t... N>
+class shared_array : public detail::element_access<shared_array<T, N0, N...>, 1 + sizeof...(N)> {
+  using shape = detail::static_extents<N0, N...>;
+
+ public:
+  using element_type = T;
+  static constexpr std::size_t rank = shape::rank;
+  __device__ T* data() const noexcept { return data_; }
+  static constexpr CUSIM_HD std::size_t size() noexcept { return shape::count; }
+  static constexpr CUSIM_HD index_t extent(int axis) noexcept { return shape::extent(axis); }
+  template <class... Idx>
+  __device__ T& at(const Idx&... idx) const {
+    return data_[detail::row_major_offset(shape::values, memory_space::shared, idx...)];
+  }
+  mutable T data_[shape::count];
+};
+
+template <class T, std::size_t N0, std::size_t... N>
+class local_array : public detail::element_access<local_array<T, N0, N...>, 1 + sizeof...(N)> {
+  using shape = detail::static_extents<N0, N...>;
+
+ public:
+  using element_type = T;
+  static constexpr std::size_t rank = shape::rank;
+  CUSIM_HD T* data() const noexcept { return data_; }
+  static constexpr CUSIM_HD std::size_t size() noexcept { return shape::count; }
+  static constexpr CUSIM_HD index_t extent(int axis) noexcept { return shape::extent(axis); }
+  template <class... Idx>
+  CUSIM_HD T& at(const Idx&... idx) const {
+    return data_[detail::row_major_offset(shape::values, memory_space::local, idx...)];
+  }
+  mutable T data_[shape::count];
+};
+
+template <class T, std::size_t N0, std::size_t... N>
+class const_array : public detail::element_access<const_array<T, N0, N...>, 1 + sizeof...(N)> {
+  using shape = detail::static_extents<N0, N...>;
+
+ public:
+  using element_type = const T;
+  static constexpr std::size_t rank = shape::rank;
+  CUSIM_HD const T* data() const noexcept { return data_; }
+  static constexpr CUSIM_HD std::size_t size() noexcept { return shape::count; }
+  static constexpr CUSIM_HD index_t extent(int axis) noexcept { return shape::extent(axis); }
+  template <class... Idx>
+  CUSIM_HD const T& at(const Idx&... idx) const {
+    return data_[detail::row_major_offset(shape::values, memory_space::constant, idx...)];
+  }
+  T data_[shape::count];
+};
+
+template <class T>
+__device__ span<T> dynamic_shared() {
+  extern __shared__ __align__(16) unsigned char cusim_dynamic_smem[];
+  unsigned bytes;
+  asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(bytes));
+  return span<T>(reinterpret_cast<T*>(cusim_dynamic_smem), bytes / sizeof(T), memory_space::dynamic_shared);
+}
+
+#endif
+
+}  // namespace cusim

@@ -1,0 +1,409 @@
+// SPDX-License-Identifier: MIT
+// One block's threads on fibers: barriers, polling yields, divergence and deadlock detection.
+#include "block_runner.hpp"
+
+#include "diagnostics.hpp"
+#include "fault_signals.hpp"
+#include "fiber_pool.hpp"
+#include "grid_runner.hpp"
+
+#include <cxxabi.h>
+#include <fmt/format.h>
+
+#include <cstring>
+#include <algorithm>
+#include <utility>
+#include <memory>
+#include <string>
+#include <typeinfo>
+
+namespace ctx = boost::context;
+
+__thread cusim::detail::sim_thread* cusim::detail::current_thread_ = nullptr;
+
+namespace cusim::sim {
+
+namespace {
+
+/// Yields of polling threads in a row with no progress anywhere in the block before the block
+/// is declared deadlocked (each yield follows detail::poll_yield_threshold idle atomics).
+constexpr std::uint64_t deadlock_yields = 1u << 18;
+
+bool same_site(const detail::source_location& a, const detail::source_location& b) {
+  return a.line == b.line && a.column == b.column && (a.file == b.file || std::strcmp(a.file, b.file) == 0);
+}
+
+std::string demangled_current_exception_type() {
+  const std::type_info* type = abi::__cxa_current_exception_type();
+  if (type == nullptr) return "unknown exception";
+  int status = 0;
+  std::unique_ptr<char, void (*)(void*)> name(abi::__cxa_demangle(type->name(), nullptr, nullptr, &status), std::free);
+  return status == 0 && name ? name.get() : type->name();
+}
+
+}  // namespace
+
+block_runner::block_runner() = default;
+block_runner::~block_runner() = default;
+
+block_runner& block_runner::for_this_thread() {
+  thread_local block_runner runner;
+  return runner;
+}
+
+void block_runner::run(launch_state& launch, std::uint64_t linear_block) {
+  launch_ = &launch;
+  const launch_config& cfg = launch.config;
+  block_idx_ = {static_cast<unsigned>(linear_block % cfg.grid.x),
+                static_cast<unsigned>(linear_block / cfg.grid.x % cfg.grid.y),
+                static_cast<unsigned>(linear_block / (std::uint64_t{cfg.grid.x} * cfg.grid.y))};
+  nthreads_ = launch.threads_per_block;
+  if (threads_.size() < nthreads_) threads_.resize(nthreads_);
+  next_unstarted_ = 0;
+  next_tid_ = {0, 0, 0};
+  waiting_ = 0;
+  aborting_ = false;
+  fault_ = nullptr;
+  overflowed_ = nullptr;
+  progress_ = progress_seen_ = idle_yields_ = 0;
+  ready_.clear();
+  ready_head_ = 0;
+  shared_.reset(cfg.shared_bytes);
+  ensure_fault_signal_stack();
+
+  schedule();
+
+  detail::current_thread_ = nullptr;
+  if (fault_) launch.report_fault(linear_block, fault_);
+}
+
+void block_runner::schedule() {
+  for (;;) {
+    if (fiber_slot* next = next_runnable()) {
+      switch_to(*next, scheduler_);
+      if (overflowed_) report_overflow();
+      continue;
+    }
+    if (waiting_ == 0) return;  // every thread has exited
+    if (aborting_) {            // wake parked threads so that they unwind
+      for (unsigned i = 0; i < nthreads_; ++i)
+        if (threads_[i].status == thread_status::waiting) make_ready(threads_[i]);
+      continue;
+    }
+    resolve_waits();
+  }
+}
+
+fiber_slot* block_runner::next_runnable() {
+  if (!aborting_ && next_unstarted_ < nthreads_) return &start_fiber();
+  if (ready_head_ < ready_.size()) {
+    thread_record* t = ready_[ready_head_++];
+    if (ready_head_ == ready_.size()) {
+      ready_.clear();
+      ready_head_ = 0;
+    }
+    return t->fiber;
+  }
+  return nullptr;
+}
+
+fiber_slot& block_runner::start_fiber() {
+  fiber_slot* slot;
+  if (!free_slots_.empty()) {
+    slot = free_slots_.back();
+    free_slots_.pop_back();
+  } else {
+    slot = slots_.emplace_back(std::make_unique<fiber_slot>()).get();
+  }
+  slot->abandoned = false;
+  slot->fiber = ctx::fiber(std::allocator_arg, pooled_stack(&slot->stack),
+                           [this, slot](ctx::fiber&& caller) { return fiber_main(*slot, std::move(caller)); });
+  return *slot;
+}
+
+// Symmetric transfer: whoever switches away names itself in from_, and the side that resumes
+// stores the continuation it receives into that slot.
+void block_runner::switch_to(fiber_slot& target, fiber_slot& self) {
+  if (&target == &self) return;
+  from_ = &self;
+  after_switch(std::move(target.fiber).resume());
+}
+
+void block_runner::after_switch(ctx::fiber&& from) noexcept {
+  fiber_slot* prev = from_;
+  if (prev->abandoned) {
+    // `from` is the signal handler's context on the alternate stack: it must never be resumed
+    // or unwound, so it is leaked on purpose; the overflowed stack itself is reused.
+    static_cast<void>(new ctx::fiber(std::move(from)));
+    recycle_stack(prev->stack);
+    prev->abandoned = false;
+    free_slots_.push_back(prev);
+    return;
+  }
+  prev->fiber = std::move(from);
+  if (!prev->fiber && prev != &scheduler_) free_slots_.push_back(prev);  // it finished
+}
+
+ctx::fiber block_runner::fiber_main(fiber_slot& self, ctx::fiber&& caller) {
+  after_switch(std::move(caller));
+  while (!aborting_ && next_unstarted_ < nthreads_) {
+    thread_record& t = threads_[next_unstarted_];
+    take_thread(t, self);
+    run_thread(t);
+    t.status = thread_status::exited;
+    ++progress_;
+  }
+  fiber_slot* next = next_runnable();
+  if (next == nullptr) next = &scheduler_;
+  from_ = &self;
+  return std::move(next->fiber);
+}
+
+void block_runner::take_thread(thread_record& t, fiber_slot& slot) {
+  const launch_config& cfg = launch_->config;
+  t.linear = next_unstarted_++;
+  t.thread_idx = next_tid_;
+  if (++next_tid_.x == cfg.block.x) {  // CUDA's order: x fastest
+    next_tid_.x = 0;
+    if (++next_tid_.y == cfg.block.y) {
+      next_tid_.y = 0;
+      ++next_tid_.z;
+    }
+  }
+  t.block_idx = block_idx_;
+  t.block_dim = cfg.block;
+  t.grid_dim = cfg.grid;
+  t.stack_lo = static_cast<const char*>(slot.stack.sp) - slot.stack.size;
+  t.progress = &progress_;
+  t.polls = 0;
+  t.runner = this;
+  t.fiber = &slot;
+  t.status = thread_status::running;
+  t.wait = wait_kind::none;
+  detail::current_thread_ = &t;
+}
+
+void block_runner::run_thread(thread_record& t) {
+  try {
+    launch_->thunk(launch_->closure);
+  } catch (const ctx::detail::forced_unwind&) {
+    throw;
+  } catch (const abort_block&) {
+    // unwound after a fault elsewhere in the block
+  } catch (const kernel_error&) {
+    fault(std::current_exception());
+  } catch (...) {
+    fault_from_exception(t);
+  }
+}
+
+void block_runner::fault(std::exception_ptr e) noexcept {
+  if (!fault_) fault_ = std::move(e);  // the first fault in the deterministic thread order
+  aborting_ = true;
+}
+
+void block_runner::fault_from_exception(thread_record& t) noexcept {
+  std::string type = demangled_current_exception_type();
+  std::string what;
+  try {
+    throw;
+  } catch (const std::exception& e) {
+    what = e.what();
+  } catch (...) {
+  }
+  std::string message = what.empty() ? fmt::format("uncaught exception of type {} in kernel", type)
+                                     : fmt::format("uncaught exception of type {} in kernel: {}", type, what);
+  fault(std::make_exception_ptr(fault_error(fault_kind::exception, t.thread_idx, t.block_idx, message, {})));
+}
+
+void block_runner::report_overflow() noexcept {
+  thread_record& t = *std::exchange(overflowed_, nullptr);
+  fault(std::make_exception_ptr(fault_error(
+      fault_kind::stack_overflow, t.thread_idx, t.block_idx,
+      fmt::format("stack overflow: the thread needs more than its {} KiB fiber stack (deep recursion or large "
+                  "local arrays); raise CUSIM_STACK (KiB)",
+                  fiber_stack_bytes() / 1024),
+      {})));
+}
+
+void block_runner::make_ready(thread_record& t) {
+  if (t.status == thread_status::waiting) --waiting_;
+  t.status = thread_status::ready;
+  ready_.push_back(&t);
+}
+
+void block_runner::park(thread_record& self) {
+  self.status = thread_status::waiting;
+  ++waiting_;
+  ++progress_;
+  fiber_slot& me = *self.fiber;
+  fiber_slot* next = next_runnable();
+  switch_to(next ? *next : scheduler_, me);
+  detail::current_thread_ = &self;
+  self.status = thread_status::running;
+  if (aborting_) throw abort_block{};
+}
+
+int block_runner::sync_block(thread_record& self, detail::sync_op op, int predicate,
+                             const detail::source_location& site) {
+  self.wait = wait_kind::block_barrier;
+  self.op = op;
+  self.predicate = predicate != 0;
+  self.site = site;
+  park(self);
+  return self.result;
+}
+
+void block_runner::sync_warp(thread_record& self, unsigned mask, const detail::source_location& site) {
+  const unsigned lane = self.linear % 32;
+  if ((mask & (1u << lane)) == 0) {
+    throw fault_error(fault_kind::barrier_divergence, self.thread_idx, self.block_idx,
+                      fmt::format("__syncwarp(0x{:08x}) called by lane {}, which is not in the mask", mask, lane),
+                      site);
+  }
+  self.wait = wait_kind::warp_barrier;
+  self.mask = mask;
+  self.site = site;
+  park(self);
+}
+
+void block_runner::poll_yield(thread_record& self) {
+  if (progress_ != progress_seen_) {
+    progress_seen_ = progress_;
+    idle_yields_ = 0;
+  } else if (++idle_yields_ >= deadlock_yields) {
+    unsigned at_barrier = 0;
+    for (unsigned i = 0; i < nthreads_; ++i) at_barrier += threads_[i].status == thread_status::waiting;
+    throw fault_error(fault_kind::deadlock, self.thread_idx, self.block_idx,
+                      fmt::format("deadlock: no thread of the block can make progress: this thread spins on "
+                                  "atomics that never change ({} threads wait at a barrier)",
+                                  at_barrier),
+                      {});
+  }
+  fiber_slot& me = *self.fiber;
+  make_ready(self);
+  fiber_slot* next = next_runnable();  // possibly self again, when it is the only runnable thread
+  switch_to(next ? *next : scheduler_, me);
+  detail::current_thread_ = &self;
+  self.status = thread_status::running;
+  if (aborting_) throw abort_block{};
+}
+
+// Called when no thread can run: releases a warp barrier or the block barrier, or reports why
+// none can be released.
+void block_runner::resolve_waits() {
+  if (release_warps()) return;
+
+  thread_record* first = nullptr;
+  thread_record* other = nullptr;  // first thread waiting at a different __syncthreads
+  thread_record* warp_waiter = nullptr;
+  for (unsigned i = 0; i < nthreads_; ++i) {
+    thread_record& t = threads_[i];
+    if (t.status != thread_status::waiting) continue;
+    if (t.wait == wait_kind::warp_barrier) {
+      if (!warp_waiter) warp_waiter = &t;
+      continue;
+    }
+    if (!first) first = &t;
+    else if (!other && !same_site(t.site, first->site)) other = &t;
+  }
+
+  if (first && !other && !warp_waiter) {  // every live thread is at one __syncthreads
+    int count = 0, live = 0;
+    for (unsigned i = 0; i < nthreads_; ++i)
+      if (threads_[i].status == thread_status::waiting) {
+        count += threads_[i].predicate;
+        ++live;
+      }
+    const int result = first->op == detail::sync_op::count ? count
+                       : first->op == detail::sync_op::all ? (count == live)
+                       : first->op == detail::sync_op::any ? (count > 0)
+                                                            : 0;
+    for (unsigned i = 0; i < nthreads_; ++i)
+      if (threads_[i].status == thread_status::waiting) {
+        threads_[i].result = result;
+        make_ready(threads_[i]);
+      }
+    return;
+  }
+
+  if (other) {
+    std::vector<std::pair<std::string, unsigned>> per_site;  // in order of first waiter
+    for (unsigned i = 0; i < nthreads_; ++i) {
+      const thread_record& t = threads_[i];
+      if (t.status != thread_status::waiting || t.wait != wait_kind::block_barrier) continue;
+      std::string site = format_site(t.site);
+      auto it = std::find_if(per_site.begin(), per_site.end(), [&](const auto& p) { return p.first == site; });
+      if (it == per_site.end()) per_site.emplace_back(std::move(site), 1);
+      else ++it->second;
+    }
+    std::string sites;
+    for (const auto& [site, n] : per_site) sites += fmt::format("{}{} at {}", sites.empty() ? "" : ", ", n, site);
+    fault(std::make_exception_ptr(fault_error(
+        fault_kind::barrier_divergence, other->thread_idx, other->block_idx,
+        fmt::format("barrier divergence: threads of the block wait at different __syncthreads ({}); thread {} "
+                    "waits at {}",
+                    sites, format_tag(first->thread_idx, first->block_idx), format_site(first->site)),
+        other->site)));
+    return;
+  }
+
+  thread_record& t = *warp_waiter;
+  fault(std::make_exception_ptr(fault_error(
+      fault_kind::deadlock, t.thread_idx, t.block_idx,
+      fmt::format("deadlock: __syncwarp(0x{:08x}) can never complete: lanes of its mask wait at __syncthreads{}",
+                  t.mask, first ? fmt::format(" ({})", format_site(first->site)) : std::string()),
+      t.site)));
+}
+
+// A warp barrier is released once every lane named in the masks of its waiters is waiting at a
+// __syncwarp, has exited or does not exist (a partial last warp).
+bool block_runner::release_warps() {
+  bool released = false;
+  for (unsigned base = 0; base < nthreads_; base += 32) {
+    const unsigned lanes = nthreads_ - base < 32 ? nthreads_ - base : 32;
+    unsigned mask = 0;
+    for (unsigned l = 0; l < lanes; ++l) {
+      const thread_record& t = threads_[base + l];
+      if (t.status == thread_status::waiting && t.wait == wait_kind::warp_barrier) mask |= t.mask;
+    }
+    if (mask == 0) continue;
+    bool complete = true;
+    for (unsigned l = 0; l < lanes && complete; ++l) {
+      const thread_record& t = threads_[base + l];
+      if ((mask >> l & 1u) == 0 || t.status == thread_status::exited) continue;
+      complete = t.status == thread_status::waiting && t.wait == wait_kind::warp_barrier;
+    }
+    if (!complete) continue;
+    for (unsigned l = 0; l < lanes; ++l) {
+      thread_record& t = threads_[base + l];
+      if (t.status == thread_status::waiting && t.wait == wait_kind::warp_barrier) make_ready(t);
+    }
+    released = true;
+  }
+  return released;
+}
+
+void* block_runner::bind_shared(thread_record& self, const detail::source_location& site, std::size_t bytes,
+                                std::size_t align) {
+  if (void* p = shared_.bind(site, bytes, align)) return p;
+  throw fault_error(fault_kind::shared_memory, self.thread_idx, self.block_idx,
+                    fmt::format("too much shared memory: the block's __shared__ arrays and dynamic shared memory "
+                                "need {} bytes, the simulated device has {} per block",
+                                shared_.requested(), shared_memory::limit_bytes),
+                    site);
+}
+
+void block_runner::abandon_overflowed(thread_record& self) noexcept {
+  // Only plain stores here: this runs in a signal handler. The scheduler formats the report.
+  overflowed_ = &self;
+  self.status = thread_status::exited;
+  aborting_ = true;
+  fiber_slot& me = *self.fiber;
+  me.abandoned = true;
+  from_ = &me;
+  static_cast<void>(std::move(scheduler_.fiber).resume());
+  __builtin_unreachable();
+}
+
+}  // namespace cusim::sim

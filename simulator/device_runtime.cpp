@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: MIT
+// The entry points kernel code calls (cusim/backend/sim/device_runtime.hpp): each forwards to
+// the block runner of the current simulated thread, or reports a tagged fault.
+#include "block_runner.hpp"
+#include "diagnostics.hpp"
+#include "fiber_pool.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
+
+namespace cusim::detail {
+
+namespace {
+sim::thread_record& current(const char* what) {
+  if (current_thread_ == nullptr) fail_outside_kernel(what);
+  return *static_cast<sim::thread_record*>(current_thread_);
+}
+}  // namespace
+
+void fail_outside_kernel(const char* what) {
+  throw std::logic_error(std::string("cusim: ") + what + " used outside a kernel");
+}
+
+int sync_block(sync_op op, int predicate, const source_location& site) {
+  sim::thread_record& t = current("__syncthreads");
+  return t.runner->sync_block(t, op, predicate, site);
+}
+
+void sync_warp(unsigned mask, const source_location& site) {
+  sim::thread_record& t = current("__syncwarp");
+  t.runner->sync_warp(t, mask, site);
+}
+
+void poll_yield() {
+  sim::thread_record& t = current("an atomic poll");
+  t.runner->poll_yield(t);
+}
+
+void* bind_shared(const source_location& site, std::size_t bytes, std::size_t align) {
+  sim::thread_record& t = current("a __shared__ cusim::shared_array");
+  return t.runner->bind_shared(t, site, bytes, align);
+}
+
+void* dynamic_shared_memory(std::size_t* bytes) {
+  return current("cusim::dynamic_shared").runner->dynamic_shared(bytes);
+}
+
+void fail_out_of_bounds(std::int64_t index, std::int64_t extent, int axis, memory_space space,
+                        const source_location& site) {
+  if (current_thread_ == nullptr)  // a checked view indexed in host code
+    throw std::out_of_range(fmt::format("index {} is out of bounds for axis {} with size {} ({}, {}, host code)",
+                                        index, axis, extent, sim::space_name(space), sim::format_site(site)));
+  const sim_thread& t = *current_thread_;
+  throw sim::out_of_bounds_error(t.thread_idx, t.block_idx, index, extent, axis, space, site);
+}
+
+void fail_local_array(std::size_t bytes, const source_location& site) {
+  const sim_thread& t = *current_thread_;
+  throw sim::fault_error(fault_kind::stack_overflow, t.thread_idx, t.block_idx,
+                         fmt::format("local array of {} bytes does not fit in the thread's {} KiB fiber stack; "
+                                     "raise CUSIM_STACK (KiB)",
+                                     bytes, sim::fiber_stack_bytes() / 1024),
+                         site);
+}
+
+void fail_assert(const char* expr, const char* function, const source_location& site) {
+  if (current_thread_ == nullptr) {  // host code: behave like the C library's assert
+    std::fprintf(stderr, "%s:%u: %s: Assertion `%s' failed.\n", site.file, site.line, function, expr);
+    std::abort();
+  }
+  const sim_thread& t = *current_thread_;
+  throw sim::fault_error(fault_kind::assertion, t.thread_idx, t.block_idx,
+                         fmt::format("device-side assertion `{}` failed in {}", expr, function), site);
+}
+
+}  // namespace cusim::detail

@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: MIT
+// The one place that formats the simulator's messages: `tid=[x, y, z] ctaid=[x, y, z]: ...`.
+#pragma once
+
+#include <cusim/error.hpp>
+
+#include <string>
+#include <string_view>
+
+namespace cusim::sim {
+
+/// "matmul.cu:12" for a full path and line ("" when unknown).
+std::string format_site(const detail::source_location& site);
+/// numba's prefix: "tid=[16, 0, 0] ctaid=[1, 0, 0]".
+std::string format_tag(uint3 tid, uint3 ctaid);
+std::string_view space_name(memory_space space);
+
+kernel_error out_of_bounds_error(uint3 tid, uint3 ctaid, std::int64_t index, std::int64_t extent, int axis,
+                                 memory_space space, const detail::source_location& site);
+/// Any other fault: "<tag>: <message> (<file:line>)", the site omitted when unknown.
+kernel_error fault_error(fault_kind kind, uint3 tid, uint3 ctaid, std::string_view message,
+                         const detail::source_location& site);
+
+}  // namespace cusim::sim

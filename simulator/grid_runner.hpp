@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: MIT
+// Runs a launch's blocks in parallel on TBB workers (CUSIM_WORKERS), keeping the fault of the
+// lowest faulting block so the report never depends on the worker count.
+#pragma once
+
+#include <cusim/host/launch.hpp>
+
+#include <atomic>
+#include <cstdint>
+#include <exception>
+#include <mutex>
+
+namespace cusim::sim {
+
+struct launch_state {
+  launch_config config;
+  void (*thunk)(void*) = nullptr;
+  void* closure = nullptr;
+  unsigned threads_per_block = 0;
+  std::uint64_t blocks = 0;
+
+  std::atomic<std::uint64_t> lowest_fault{UINT64_MAX};
+  std::mutex mutex;
+  std::exception_ptr fault;
+
+  /// Keeps `e` if `block` is the lowest faulting block so far.
+  void report_fault(std::uint64_t block, std::exception_ptr e);
+  /// Blocks above a known fault need not run: their faults would not be reported.
+  bool cancelled(std::uint64_t block) const noexcept {
+    return block > lowest_fault.load(std::memory_order_relaxed);
+  }
+};
+
+/// Worker count for the next launch: CUSIM_WORKERS, default all cores.
+unsigned worker_count();
+/// Runs every block of `launch`; returns the fault to report (or null).
+std::exception_ptr run_grid(launch_state& launch);
+
+}  // namespace cusim::sim

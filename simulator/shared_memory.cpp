@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: MIT
+// Per-block shared memory, keyed by declaration site.
+#include "shared_memory.hpp"
+
+#include <cstring>
+
+namespace cusim::sim {
+
+namespace {
+constexpr std::byte poison{0xff};  // NaN as float, -1 as int: uninitialised reads stand out
+
+bool same_site(const detail::source_location& a, const detail::source_location& b) {
+  return a.line == b.line && a.column == b.column && (a.file == b.file || std::strcmp(a.file, b.file) == 0);
+}
+std::size_t align_up(std::size_t v, std::size_t a) { return (v + a - 1) / a * a; }
+}  // namespace
+
+void shared_memory::reset(std::size_t dynamic_bytes) {
+  if (used_ != 0) std::memset(arena_.data(), static_cast<int>(poison), used_);
+  bindings_.clear();
+  dynamic_bytes_ = dynamic_bytes;
+  used_ = align_up(dynamic_bytes, 16);
+  requested_ = used_;
+}
+
+void* shared_memory::bind(const detail::source_location& site, std::size_t bytes, std::size_t align) {
+  for (const binding& b : bindings_)
+    if (b.bytes == bytes && same_site(b.site, site)) return arena_.data() + b.offset;
+  std::size_t offset = align_up(used_, align < 16 ? 16 : align);
+  requested_ = offset + bytes;
+  if (requested_ > limit_bytes) return nullptr;
+  bindings_.push_back({site, bytes, offset});
+  used_ = requested_;
+  return arena_.data() + offset;
+}
+
+}  // namespace cusim::sim

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: MIT
+// A block's shared memory: the launch's dynamic bytes, then one allocation per __shared__
+// declaration site, poisoned between blocks so no block sees another's data.
+#pragma once
+
+#include <cusim/detail/source_location.hpp>
+
+#include <cstddef>
+#include <vector>
+
+namespace cusim::sim {
+
+class shared_memory {
+ public:
+  /// Shared memory per block of the simulated device (without opt-in), as on CUDA GPUs.
+  static constexpr std::size_t limit_bytes = 48 * 1024;
+
+  /// Starts a new block with `dynamic_bytes` of dynamic shared memory.
+  void reset(std::size_t dynamic_bytes);
+  /// The storage of the array declared at `site`; nullptr if it would exceed limit_bytes.
+  void* bind(const detail::source_location& site, std::size_t bytes, std::size_t align);
+  void* dynamic(std::size_t* bytes) noexcept {
+    *bytes = dynamic_bytes_;
+    return arena_.data();
+  }
+  /// Bytes this block has asked for so far (dynamic included).
+  std::size_t requested() const noexcept { return requested_; }
+
+ private:
+  struct binding {
+    detail::source_location site;
+    std::size_t bytes;
+    std::size_t offset;
+  };
+  alignas(64) std::vector<std::byte> arena_ = std::vector<std::byte>(limit_bytes, std::byte{0xff});
+  std::vector<binding> bindings_;
+  std::size_t dynamic_bytes_ = 0;
+  std::size_t used_ = 0;       // high-water offset of this block
+  std::size_t requested_ = 0;
+};
+
+}  // namespace cusim::sim
