@@ -55,8 +55,9 @@ const cudaDeviceProp& device_properties() {
 }
 
 namespace {
+// The C++ API reports by exception and, like its CUDA backend (which consumes the launch
+// error), leaves no last error behind.
 [[noreturn]] void reject(cudaError_t code, const std::string& detail) {
-  set_last_error(code);
   throw cuda_error(code, fmt::format("cusim::launch: {} ({}): {}", cudaGetErrorString(code), cudaGetErrorName(code),
                                      detail));
 }

@@ -83,13 +83,6 @@ void launch_kernel(const launch_config& config, void (*thunk)(void*), void* clos
   launch.blocks = std::uint64_t{config.grid.x} * config.grid.y * config.grid.z;
   std::exception_ptr fault = sim::run_grid(launch);
   if (!fault) return;
-  try {
-    std::rethrow_exception(fault);
-  } catch (const kernel_error& e) {
-    sim::set_last_error(e.code());  // as the CUDA launch it stands for would
-  } catch (...) {
-    sim::set_last_error(cudaErrorLaunchFailure);
-  }
   if (config.stream != nullptr) {
     sim::keep_stream_fault(config.stream, fault);  // surfaces at the next synchronisation
     return;

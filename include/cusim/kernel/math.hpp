@@ -109,11 +109,15 @@ inline int __mulhi(int x, int y) noexcept { return static_cast<int>((static_cast
 inline unsigned __umulhi(unsigned x, unsigned y) noexcept {
   return static_cast<unsigned>((static_cast<unsigned long long>(x) * y) >> 32);
 }
+namespace cusim::detail {
+__extension__ typedef __int128 int128;
+__extension__ typedef unsigned __int128 uint128;
+}  // namespace cusim::detail
 inline long long __mul64hi(long long x, long long y) noexcept {
-  return static_cast<long long>((static_cast<__int128>(x) * y) >> 64);
+  return static_cast<long long>((static_cast<cusim::detail::int128>(x) * y) >> 64);
 }
 inline unsigned long long __umul64hi(unsigned long long x, unsigned long long y) noexcept {
-  return static_cast<unsigned long long>((static_cast<unsigned __int128>(x) * y) >> 64);
+  return static_cast<unsigned long long>((static_cast<cusim::detail::uint128>(x) * y) >> 64);
 }
 inline unsigned __sad(int x, int y, unsigned z) noexcept {
   return z + static_cast<unsigned>(x > y ? x - y : y - x);

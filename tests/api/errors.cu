@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: MIT
+// Launch validation and faults inside kernels: each a clear error, never a hang or a crash.
+#include "test_support.hpp"
+
+#include <stdexcept>
+#include <vector>
+
+__global__ void noop(cusim::span<int> out) {
+  if (cusim::grid<1>() == 0) out[0] = 1;
+}
+
+TEST_CASE("bad launch configurations fail with CUDA's error codes") {
+  cusim::device_array<int> out(1);
+  auto code_of = [&](cusim::launch_config cfg) {
+    try {
+      cusim::launch(noop, cfg, out);
+      cusim::synchronize();
+    } catch (const cusim::cuda_error& e) {
+      return e.code();
+    }
+    return cudaSuccess;
+  };
+  CHECK(code_of({dim3(1), dim3(1025)}) == cudaErrorInvalidConfiguration);
+  CHECK(code_of({dim3(1), dim3(32, 32, 2)}) == cudaErrorInvalidConfiguration);
+  CHECK(code_of({dim3(1), dim3(1, 1, 65)}) == cudaErrorInvalidConfiguration);
+  CHECK(code_of({dim3(0), dim3(32)}) == cudaErrorInvalidConfiguration);
+  CHECK(code_of({dim3(1, 65536), dim3(32)}) == cudaErrorInvalidConfiguration);
+  CHECK(code_of({dim3(1), dim3(32), 1 << 20}) == cudaErrorInvalidValue);
+  CHECK(code_of({dim3(1), dim3(1024)}) == cudaSuccess);
+  CHECK(cudaGetLastError() == cudaSuccess);
+}
+
+TEST_CASE("a 1025-thread block is rejected with CUDA's message" * doctest::skip(!on_simulator)) {
+  cusim::device_array<int> out(1);
+  try {
+    cusim::launch(noop, 1, 1025, out);
+    FAIL("no cuda_error");
+  } catch (const cusim::cuda_error& e) {
+    CHECK(e.code() == cudaErrorInvalidConfiguration);
+    CHECK(std::string(e.what()) ==
+          "cusim::launch: invalid configuration argument (cudaErrorInvalidConfiguration): block dimensions "
+          "[1025, 1, 1] exceed the per-axis limits [1024, 1024, 64]");
+  }
+  CHECK(cudaGetLastError() == cudaSuccess);  // reported by the exception, as on the CUDA backend
+}
+
+#if CUSIM_BACKEND_IS_SIM()  // faults a GPU cannot report as C++ exceptions
+
+__global__ void divergent_barrier(cusim::span<int> out) {
+  if (threadIdx.x < 16) {
+    __syncthreads();
+  } else {
+    __syncthreads();
+  }
+  out[threadIdx.x] = 1;
+}
+
+TEST_CASE("threads waiting at different __syncthreads are reported as barrier divergence") {
+  cusim::device_array<int> out(32);
+  std::string msg = kernel_error_of([&] { cusim::launch(divergent_barrier, 1, 32, out); });
+  CHECK(msg == "tid=[16, 0, 0] ctaid=[0, 0, 0]: barrier divergence: threads of the block wait at different "
+               "__syncthreads (16 at errors.cu:52, 16 at errors.cu:54); thread tid=[0, 0, 0] ctaid=[0, 0, 0] waits "
+               "at errors.cu:52 (errors.cu:54)");
+}
+
+__global__ void spin_forever(cusim::span<int> flag) {
+  if (threadIdx.x == 0) {
+    while (atomicAdd(&flag[0], 0) == 0) {
+    }
+  }
+  __syncthreads();
+  flag[0] = 1;  // set only after the barrier that thread 0 never reaches
+}
+
+TEST_CASE("a spin-wait that no thread can satisfy is reported as a deadlock, not a hang") {
+  auto flag = cusim::to_device(std::vector<int>{0});
+  std::string msg = kernel_error_of([&] { cusim::launch(spin_forever, 1, 64, flag); });
+  CHECK(msg == "tid=[0, 0, 0] ctaid=[0, 0, 0]: deadlock: no thread of the block can make progress: this thread "
+               "spins on atomics that never change (63 threads wait at a barrier)");
+}
+
+__global__ void syncwarp_against_syncthreads(cusim::span<int> out) {
+  if (threadIdx.x == 0) __syncwarp();
+  else __syncthreads();
+  out[0] = 1;
+}
+
+TEST_CASE("a __syncwarp whose lanes wait at __syncthreads is a deadlock") {
+  cusim::device_array<int> out(1);
+  std::string msg = kernel_error_of([&] { cusim::launch(syncwarp_against_syncthreads, 1, 32, out); });
+  CHECK(msg.rfind("tid=[0, 0, 0] ctaid=[0, 0, 0]: deadlock: __syncwarp(0xffffffff) can never complete: lanes of "
+                  "its mask wait at __syncthreads (errors.cu:",
+                  0) == 0);
+}
+
+__global__ void syncwarp_bad_mask(cusim::span<int> out) {
+  __syncwarp(0x1u);
+  out[0] = 1;
+}
+
+TEST_CASE("__syncwarp from a lane outside its mask is an error") {
+  cusim::device_array<int> out(1);
+  std::string msg = kernel_error_of([&] { cusim::launch(syncwarp_bad_mask, 1, 2, out); });
+  CHECK(msg.rfind("tid=[1, 0, 0] ctaid=[0, 0, 0]: __syncwarp(0x00000001) called by lane 1, which is not in the "
+                  "mask (errors.cu:",
+                  0) == 0);
+}
+
+__device__ int checked_divide(int a, int b) {
+  if (b == 0) throw std::domain_error("division by zero");
+  return a / b;
+}
+
+__global__ void throwing_kernel(cusim::span<int> out, int divisor_zero_at) {
+  __shared__ cusim::shared_array<int, 64> s;
+  s[threadIdx.x] = 1;
+  __syncthreads();  // the other threads are parked here when the exception unwinds
+  const int t = cusim::grid<1>();
+  out[t] = checked_divide(100, t == divisor_zero_at ? 0 : 1);
+}
+
+TEST_CASE("an exception thrown in a device function reaches the host tagged, and the next launch works") {
+  cusim::device_array<int> out(256);
+  std::string msg = kernel_error_of([&] { cusim::launch(throwing_kernel, 4, 64, out, 70); });
+  CHECK(msg == "tid=[6, 0, 0] ctaid=[1, 0, 0]: uncaught exception of type std::domain_error in kernel: division by zero");
+  cusim::launch(throwing_kernel, 4, 64, out, -1);
+  for (int v : out.copy_to_host()) CHECK(v == 100);
+}
+
+__global__ void asserting_kernel(cusim::span<int> out) {
+  assert(threadIdx.x < 20);
+  out[threadIdx.x] = 1;
+}
+
+TEST_CASE("a failed device assert is a tagged kernel_error with cudaErrorAssert") {
+  cusim::device_array<int> out(32);
+  try {
+    cusim::launch(asserting_kernel, 1, 32, out);
+    FAIL("no kernel_error");
+  } catch (const cusim::kernel_error& e) {
+    CHECK(std::string(e.what()) ==
+          "tid=[20, 0, 0] ctaid=[0, 0, 0]: device-side assertion `threadIdx.x < 20` failed in asserting_kernel "
+          "(errors.cu:132)");
+    CHECK(e.code() == cudaErrorAssert);
+  }
+}
+
+__device__ int recurse(int depth) {
+  volatile char frame[256];
+  frame[0] = static_cast<char>(depth);
+  return depth == 0 ? 0 : recurse(depth - 1) + frame[0];
+}
+
+__global__ void deep_recursion(cusim::span<int> out, int depth) {
+  __syncthreads();
+  out[cusim::grid<1>()] = recurse(depth);
+}
+
+TEST_CASE("a fiber stack overflow is a tagged kernel_error, and the next launch works") {
+  cusim::device_array<int> out(64);
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    std::string msg = kernel_error_of([&] { cusim::launch(deep_recursion, 2, 32, out, 1 << 20); });
+    CHECK(msg.rfind("tid=[0, 0, 0] ctaid=[0, 0, 0]: stack overflow: the thread needs more than its ", 0) == 0);
+  }
+  cusim::launch(deep_recursion, 2, 32, out, 10);
+  for (int v : out.copy_to_host()) CHECK(v == 55);
+}
+
+__global__ void huge_local(cusim::span<int> out) {
+  cusim::local_array<char, 8 << 20> big;  // 8 MiB: far beyond the fiber stack
+  big[threadIdx.x] = 1;
+  out[0] = big[threadIdx.x];
+}
+
+TEST_CASE("a local array larger than the fiber stack is reported, not overflowed") {
+  cusim::device_array<int> out(1);
+  std::string msg = kernel_error_of([&] { cusim::launch(huge_local, 1, 4, out); });
+  CHECK(msg.rfind("tid=[0, 0, 0] ctaid=[0, 0, 0]: ", 0) == 0);
+  const bool named = msg.find("stack overflow") != std::string::npos ||
+                     msg.find("local array of 8388608 bytes does not fit") != std::string::npos;
+  CHECK(named);
+}
+
+TEST_CASE("CUSIM_STACK sets the fiber stack size") {
+  cusim::device_array<int> out(64);
+  scoped_env stack("CUSIM_STACK", "64");
+  std::string msg = kernel_error_of([&] { cusim::launch(deep_recursion, 1, 8, out, 400); });
+  CHECK(msg.rfind("tid=[0, 0, 0] ctaid=[0, 0, 0]: stack overflow: the thread needs more than its 64 KiB fiber stack", 0) == 0);
+}
+
+TEST_CASE("a kernel fault on a stream surfaces at synchronisation") {
+  cudaStream_t stream;
+  REQUIRE(cudaStreamCreate(&stream) == cudaSuccess);
+  cusim::device_array<int> out(32);
+  cusim::launch(asserting_kernel, cusim::launch_config{dim3(1), dim3(32), 0, stream}, out);
+  CHECK_THROWS_AS(cusim::synchronize(stream), cusim::kernel_error);
+  cusim::launch(asserting_kernel, cusim::launch_config{dim3(1), dim3(32), 0, stream}, out);
+  CHECK(cudaStreamSynchronize(stream) == cudaErrorLaunchFailure);
+  CHECK(cudaStreamSynchronize(stream) == cudaSuccess);
+  CHECK(cudaStreamDestroy(stream) == cudaSuccess);
+  (void)cudaGetLastError();
+}
+
+#endif

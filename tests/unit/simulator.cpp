@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: MIT
+// Simulator internals: shared-memory binding and message formatting.
+#include "diagnostics.hpp"
+#include "shared_memory.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cstring>
+
+using cusim::detail::source_location;
+
+TEST_CASE("a declaration site binds to the same shared storage for the whole block") {
+  cusim::sim::shared_memory shm;
+  shm.reset(0);
+  const source_location a{"k.cu", 10, 5}, b{"k.cu", 10, 40}, a_copy{"/other/path/../k.cu", 10, 5};
+  void* pa = shm.bind(a, 64, 4);
+  void* pb = shm.bind(b, 64, 4);
+  CHECK(pa != nullptr);
+  CHECK(pb != nullptr);
+  CHECK(pa != pb);
+  CHECK(shm.bind(a, 64, 4) == pa);
+  CHECK(shm.bind(source_location{"k.cu", 10, 5}, 64, 4) == pa);  // equal file text, other pointer
+  CHECK(shm.bind(a, 128, 4) != pa);                                 // same site, other size (templates)
+  CHECK(shm.bind(a_copy, 64, 4) != pa);
+}
+
+TEST_CASE("shared memory is poisoned between blocks and limited per block") {
+  cusim::sim::shared_memory shm;
+  shm.reset(16);
+  std::size_t dyn = 0;
+  CHECK(shm.dynamic(&dyn) != nullptr);
+  CHECK(dyn == 16);
+  auto* p = static_cast<int*>(shm.bind({"k.cu", 1, 1}, sizeof(int), alignof(int)));
+  *p = 42;
+  shm.reset(0);
+  auto* q = static_cast<int*>(shm.bind({"k.cu", 1, 1}, sizeof(int), alignof(int)));
+  CHECK(*q == -1);  // 0xff bytes
+  CHECK(shm.bind({"k.cu", 2, 1}, cusim::sim::shared_memory::limit_bytes, 16) == nullptr);
+  CHECK(shm.requested() > cusim::sim::shared_memory::limit_bytes);
+}
+
+TEST_CASE("messages use numba's tag and the file's base name") {
+  CHECK(cusim::sim::format_tag({1, 2, 3}, {4, 5, 6}) == "tid=[1, 2, 3] ctaid=[4, 5, 6]");
+  CHECK(cusim::sim::format_site({"/a/b/matmul.cu", 12, 3}) == "matmul.cu:12");
+  CHECK(cusim::sim::format_site({"", 0, 0}).empty());
+  auto e = cusim::sim::out_of_bounds_error({16, 0, 0}, {1, 0, 0}, 16, 16, 0, cusim::memory_space::shared,
+                                           {"/x/matmul.cu", 12, 7});
+  CHECK(std::string(e.what()) ==
+        "tid=[16, 0, 0] ctaid=[1, 0, 0]: index 16 is out of bounds for axis 0 with size 16 (shared array, matmul.cu:12)");
+  auto f = cusim::sim::fault_error(cusim::fault_kind::deadlock, {0, 0, 0}, {0, 0, 0}, "stuck", {});
+  CHECK(std::string(f.what()) == "tid=[0, 0, 0] ctaid=[0, 0, 0]: stuck");
+}
