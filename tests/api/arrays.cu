@@ -59,16 +59,19 @@ TEST_CASE("const_array is filled with copy_to_constant and read in kernels") {
 
 // -- out-of-bounds reports: the first fault in thread order of the lowest faulting block ----
 
+constexpr int line_global_off_by_one = __LINE__ + 2;
 __global__ void global_off_by_one(cusim::span<float> a) {
   a[cusim::grid<1>()] = 1.0f;  // launched with one thread too many
 }
 
+constexpr int line_shared_off_by_one = __LINE__ + 3;
 __global__ void shared_off_by_one(cusim::span<float> out) {
   __shared__ cusim::shared_array<float, 16> s;
   s[threadIdx.x] = 1.0f;
   out[0] = s[0];
 }
 
+constexpr int line_local_negative = __LINE__ + 4;
 __global__ void local_negative(cusim::span<int> out) {
   cusim::local_array<int, 4> l;
   unsigned i = threadIdx.x;
@@ -78,10 +81,13 @@ __global__ void local_negative(cusim::span<int> out) {
 
 __constant__ cusim::const_array<int, 5> table;
 
+constexpr int line_constant_past_end = __LINE__ + 1;
 __global__ void constant_past_end(cusim::span<int> out) { out[threadIdx.x] = table[threadIdx.x * 2]; }
 
+constexpr int line_mdspan_axis1 = __LINE__ + 1;
 __global__ void mdspan_axis1(cusim::mdspan<float, 2> m) { m(threadIdx.x, threadIdx.x + 2) = 0; }
 
+constexpr int line_dynamic_shared_past_end = __LINE__ + 3;
 __global__ void dynamic_shared_past_end(cusim::span<int> out) {
   cusim::span<int> d = cusim::dynamic_shared<int>();
   d[threadIdx.x] = 1;
@@ -92,26 +98,26 @@ TEST_CASE("out-of-bounds accesses throw kernel_error with numba's prefix, the sp
           doctest::skip(!kernel_faults_are_checked)) {
   cusim::device_array<float> ten(10);
   std::string msg = kernel_error_of([&] { cusim::launch(global_off_by_one, 1, 11, ten); });
-  CHECK(msg == "tid=[10, 0, 0] ctaid=[0, 0, 0]: index 10 is out of bounds for axis 0 with size 10 (global array, arrays.cu:63)");
+  CHECK(msg == "tid=[10, 0, 0] ctaid=[0, 0, 0]: index 10 is out of bounds for axis 0 with size 10 (global array, arrays.cu:" + std::to_string(line_global_off_by_one) + ")");
 
   cusim::device_array<float> one(1);
   msg = kernel_error_of([&] { cusim::launch(shared_off_by_one, 2, 17, one); });
-  CHECK(msg == "tid=[16, 0, 0] ctaid=[0, 0, 0]: index 16 is out of bounds for axis 0 with size 16 (shared array, arrays.cu:68)");
+  CHECK(msg == "tid=[16, 0, 0] ctaid=[0, 0, 0]: index 16 is out of bounds for axis 0 with size 16 (shared array, arrays.cu:" + std::to_string(line_shared_off_by_one) + ")");
 
   cusim::device_array<int> ints(16);
   msg = kernel_error_of([&] { cusim::launch(local_negative, 1, 4, ints); });
-  CHECK(msg == "tid=[0, 0, 0] ctaid=[0, 0, 0]: index -1 is out of bounds for axis 0 with size 4 (local array, arrays.cu:75)");
+  CHECK(msg == "tid=[0, 0, 0] ctaid=[0, 0, 0]: index -1 is out of bounds for axis 0 with size 4 (local array, arrays.cu:" + std::to_string(line_local_negative) + ")");
 
   msg = kernel_error_of([&] { cusim::launch(constant_past_end, 1, 4, ints); });
-  CHECK(msg == "tid=[3, 0, 0] ctaid=[0, 0, 0]: index 6 is out of bounds for axis 0 with size 5 (constant array, arrays.cu:81)");
+  CHECK(msg == "tid=[3, 0, 0] ctaid=[0, 0, 0]: index 6 is out of bounds for axis 0 with size 5 (constant array, arrays.cu:" + std::to_string(line_constant_past_end) + ")");
 
   cusim::device_array<float, 2> m(4, 4);
   msg = kernel_error_of([&] { cusim::launch(mdspan_axis1, 1, 4, m); });
-  CHECK(msg == "tid=[2, 0, 0] ctaid=[0, 0, 0]: index 4 is out of bounds for axis 1 with size 4 (global array, arrays.cu:83)");
+  CHECK(msg == "tid=[2, 0, 0] ctaid=[0, 0, 0]: index 4 is out of bounds for axis 1 with size 4 (global array, arrays.cu:" + std::to_string(line_mdspan_axis1) + ")");
 
   msg = kernel_error_of(
       [&] { cusim::launch(dynamic_shared_past_end, cusim::launch_config{dim3(1), dim3(9), 8 * sizeof(int)}, ints); });
-  CHECK(msg == "tid=[8, 0, 0] ctaid=[0, 0, 0]: index 8 is out of bounds for axis 0 with size 8 (dynamic shared array, arrays.cu:87)");
+  CHECK(msg == "tid=[8, 0, 0] ctaid=[0, 0, 0]: index 8 is out of bounds for axis 0 with size 8 (dynamic shared array, arrays.cu:" + std::to_string(line_dynamic_shared_past_end) + ")");
 }
 
 TEST_CASE("kernel_error exposes the fault's fields" * doctest::skip(!kernel_faults_are_checked)) {
@@ -127,7 +133,7 @@ TEST_CASE("kernel_error exposes the fault's fields" * doctest::skip(!kernel_faul
     CHECK(e.extent() == 10);
     CHECK(e.axis() == 0);
     CHECK(e.space() == cusim::memory_space::global);
-    CHECK(e.line() == 63);
+    CHECK(e.line() == line_global_off_by_one);
     CHECK(e.file().find("arrays.cu") != std::string::npos);
     CHECK(e.code() == cudaErrorIllegalAddress);
   }

@@ -46,6 +46,8 @@ TEST_CASE("a 1025-thread block is rejected with CUDA's message" * doctest::skip(
 
 #if CUSIM_BACKEND_IS_SIM()  // faults a GPU cannot report as C++ exceptions
 
+constexpr int divergent_first_line = __LINE__ + 4;  // the two __syncthreads below
+constexpr int divergent_second_line = __LINE__ + 5;
 __global__ void divergent_barrier(cusim::span<int> out) {
   if (threadIdx.x < 16) {
     __syncthreads();
@@ -58,9 +60,11 @@ __global__ void divergent_barrier(cusim::span<int> out) {
 TEST_CASE("threads waiting at different __syncthreads are reported as barrier divergence") {
   cusim::device_array<int> out(32);
   std::string msg = kernel_error_of([&] { cusim::launch(divergent_barrier, 1, 32, out); });
+  const std::string a = "errors.cu:" + std::to_string(divergent_first_line);
+  const std::string b = "errors.cu:" + std::to_string(divergent_second_line);
   CHECK(msg == "tid=[16, 0, 0] ctaid=[0, 0, 0]: barrier divergence: threads of the block wait at different "
-               "__syncthreads (16 at errors.cu:52, 16 at errors.cu:54); thread tid=[0, 0, 0] ctaid=[0, 0, 0] waits "
-               "at errors.cu:52 (errors.cu:54)");
+               "__syncthreads (16 at " + a + ", 16 at " + b + "); thread tid=[0, 0, 0] ctaid=[0, 0, 0] waits at " +
+               a + " (" + b + ")");
 }
 
 __global__ void spin_forever(cusim::span<int> flag) {
@@ -127,6 +131,7 @@ TEST_CASE("an exception thrown in a device function reaches the host tagged, and
   for (int v : out.copy_to_host()) CHECK(v == 100);
 }
 
+constexpr int assert_line = __LINE__ + 2;
 __global__ void asserting_kernel(cusim::span<int> out) {
   assert(threadIdx.x < 20);
   out[threadIdx.x] = 1;
@@ -140,7 +145,7 @@ TEST_CASE("a failed device assert is a tagged kernel_error with cudaErrorAssert"
   } catch (const cusim::kernel_error& e) {
     CHECK(std::string(e.what()) ==
           "tid=[20, 0, 0] ctaid=[0, 0, 0]: device-side assertion `threadIdx.x < 20` failed in asserting_kernel "
-          "(errors.cu:132)");
+          "(errors.cu:" + std::to_string(assert_line) + ")");
     CHECK(e.code() == cudaErrorAssert);
   }
 }
