@@ -81,9 +81,18 @@ template <std::size_t N0, std::size_t... N>
 struct static_extents {
   static constexpr std::size_t rank = 1 + sizeof...(N);
   static constexpr std::size_t count = (N0 * ... * N);
-  static constexpr index_t values[rank] = {static_cast<index_t>(N0), static_cast<index_t>(N)...};
+  struct list {
+    index_t values[rank];
+  };
+  /// By value: a static member array would not exist in device code.
+  static CUSIM_HD constexpr list extents() { return {{static_cast<index_t>(N0), static_cast<index_t>(N)...}}; }
   static CUSIM_HD constexpr index_t extent(int axis) {
-    return axis >= 0 && axis < static_cast<int>(rank) ? values[axis] : 0;
+    return axis >= 0 && axis < static_cast<int>(rank) ? extents().values[axis] : 0;
+  }
+  template <class... Idx>
+  static CUSIM_HD index_t offset(memory_space space, const Idx&... idx) {
+    constexpr list e = extents();
+    return row_major_offset(e.values, space, idx...);
   }
 };
 
@@ -186,7 +195,7 @@ class shared_array : public detail::element_access<shared_array<T, N0, N...>, 1 
 
   template <class... Idx>
   T& at(const Idx&... idx) const {
-    return data_[detail::row_major_offset(shape::values, memory_space::shared, idx...)];
+    return data_[shape::offset(memory_space::shared, idx...)];
   }
 
  private:
@@ -215,7 +224,7 @@ class local_array : public detail::element_access<local_array<T, N0, N...>, 1 + 
 
   template <class... Idx>
   T& at(const Idx&... idx) const {
-    return data_[detail::row_major_offset(shape::values, memory_space::local, idx...)];
+    return data_[shape::offset(memory_space::local, idx...)];
   }
 
  private:
@@ -239,7 +248,7 @@ class const_array : public detail::element_access<const_array<T, N0, N...>, 1 + 
 
   template <class... Idx>
   const T& at(const Idx&... idx) const {
-    return data_[detail::row_major_offset(shape::values, memory_space::constant, idx...)];
+    return data_[shape::offset(memory_space::constant, idx...)];
   }
 
   T data_[shape::count];  // public only so that the type stays an aggregate; use copy_to_constant
@@ -262,12 +271,12 @@ class shared_array : public detail::element_access<shared_array<T, N0, N...>, 1 
  public:
   using element_type = T;
   static constexpr std::size_t rank = shape::rank;
-  __device__ T* data() const noexcept { return data_; }
+  CUSIM_HD T* data() const noexcept { return data_; }
   static constexpr CUSIM_HD std::size_t size() noexcept { return shape::count; }
   static constexpr CUSIM_HD index_t extent(int axis) noexcept { return shape::extent(axis); }
   template <class... Idx>
-  __device__ T& at(const Idx&... idx) const {
-    return data_[detail::row_major_offset(shape::values, memory_space::shared, idx...)];
+  CUSIM_HD T& at(const Idx&... idx) const {
+    return data_[shape::offset(memory_space::shared, idx...)];
   }
   mutable T data_[shape::count];
 };
@@ -284,7 +293,7 @@ class local_array : public detail::element_access<local_array<T, N0, N...>, 1 + 
   static constexpr CUSIM_HD index_t extent(int axis) noexcept { return shape::extent(axis); }
   template <class... Idx>
   CUSIM_HD T& at(const Idx&... idx) const {
-    return data_[detail::row_major_offset(shape::values, memory_space::local, idx...)];
+    return data_[shape::offset(memory_space::local, idx...)];
   }
   mutable T data_[shape::count];
 };
@@ -301,7 +310,7 @@ class const_array : public detail::element_access<const_array<T, N0, N...>, 1 + 
   static constexpr CUSIM_HD index_t extent(int axis) noexcept { return shape::extent(axis); }
   template <class... Idx>
   CUSIM_HD const T& at(const Idx&... idx) const {
-    return data_[detail::row_major_offset(shape::values, memory_space::constant, idx...)];
+    return data_[shape::offset(memory_space::constant, idx...)];
   }
   T data_[shape::count];
 };
