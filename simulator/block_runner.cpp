@@ -29,6 +29,11 @@ namespace {
 /// is declared deadlocked (each yield follows detail::poll_yield_threshold idle atomics).
 constexpr std::uint64_t deadlock_yields = 1u << 18;
 
+sim::thread_record& current_record(const char* what) {
+  if (detail::current_thread_ == nullptr) detail::fail_outside_kernel(what);
+  return *static_cast<thread_record*>(detail::current_thread_);
+}
+
 bool same_site(const detail::source_location& a, const detail::source_location& b) {
   return a.line == b.line && a.column == b.column && (a.file == b.file || std::strcmp(a.file, b.file) == 0);
 }
@@ -44,6 +49,8 @@ std::string demangled_current_exception_type() {
 }  // namespace
 
 block_runner::block_runner() = default;
+// The idle fibers are unwound (Boost.Context's forced unwind) as slots_ is destroyed, and
+// their stacks go back to stacks_, which is destroyed after them.
 block_runner::~block_runner() = default;
 
 block_runner& block_runner::for_this_thread() {
@@ -53,12 +60,15 @@ block_runner& block_runner::for_this_thread() {
 
 void block_runner::run(launch_state& launch, std::uint64_t linear_block) {
   launch_ = &launch;
+  if (launch.stack_bytes != stacks_.stack_bytes()) {  // CUSIM_STACK changed since the last launch
+    retire_idle_fibers();
+    stacks_.set_stack_bytes(launch.stack_bytes);
+  }
   const launch_config& cfg = launch.config;
   block_idx_ = {static_cast<unsigned>(linear_block % cfg.grid.x),
                 static_cast<unsigned>(linear_block / cfg.grid.x % cfg.grid.y),
                 static_cast<unsigned>(linear_block / (std::uint64_t{cfg.grid.x} * cfg.grid.y))};
   nthreads_ = launch.threads_per_block;
-  if (threads_.size() < nthreads_) threads_.resize(nthreads_);
   next_unstarted_ = 0;
   next_tid_ = {0, 0, 0};
   waiting_ = 0;
@@ -66,6 +76,9 @@ void block_runner::run(launch_state& launch, std::uint64_t linear_block) {
   fault_ = nullptr;
   overflowed_ = nullptr;
   progress_ = progress_seen_ = idle_yields_ = 0;
+  barrier_waiters_.clear();
+  barrier_divergent_ = false;
+  warp_waiting_ = 0;
   ready_.clear();
   ready_head_ = 0;
   shared_.reset(cfg.shared_bytes);
@@ -86,8 +99,10 @@ void block_runner::schedule() {
     }
     if (waiting_ == 0) return;  // every thread has exited
     if (aborting_) {            // wake parked threads so that they unwind
-      for (unsigned i = 0; i < nthreads_; ++i)
-        if (threads_[i].status == thread_status::waiting) make_ready(threads_[i]);
+      barrier_waiters_.clear();
+      warp_waiting_ = 0;
+      for (auto& slot : slots_)
+        if (slot->thread.status == thread_status::waiting) make_ready(slot->thread);
       continue;
     }
     resolve_waits();
@@ -95,7 +110,12 @@ void block_runner::schedule() {
 }
 
 fiber_slot* block_runner::next_runnable() {
-  if (!aborting_ && next_unstarted_ < nthreads_) return &start_fiber();
+  if (!aborting_ && next_unstarted_ < nthreads_) {
+    if (idle_.empty()) return &start_fiber();
+    fiber_slot* slot = idle_.back();
+    idle_.pop_back();
+    return slot;
+  }
   if (ready_head_ < ready_.size()) {
     thread_record* t = ready_[ready_head_++];
     if (ready_head_ == ready_.size()) {
@@ -116,9 +136,22 @@ fiber_slot& block_runner::start_fiber() {
     slot = slots_.emplace_back(std::make_unique<fiber_slot>()).get();
   }
   slot->abandoned = false;
-  slot->fiber = ctx::fiber(std::allocator_arg, pooled_stack(&slot->stack),
-                           [this, slot](ctx::fiber&& caller) { return fiber_main(*slot, std::move(caller)); });
+  slot->fiber = ctx::fiber(std::allocator_arg, pooled_stack(&stacks_, &slot->stack),
+                           [this, slot](ctx::fiber&& caller) -> ctx::fiber { fiber_main(*slot, std::move(caller)); });
+  thread_record& t = slot->thread;  // what stays the same for every thread the fiber runs
+  t.runner = this;
+  t.fiber = slot;
+  t.progress = &progress_;
+  t.stack_lo = static_cast<const char*>(slot->stack.sp) - slot->stack.size;
   return *slot;
+}
+
+void block_runner::retire_idle_fibers() noexcept {
+  for (fiber_slot* slot : idle_) {
+    slot->fiber = ctx::fiber();  // unwinds the idle fiber; its stack returns to stacks_
+    free_slots_.push_back(slot);
+  }
+  idle_.clear();
 }
 
 // Symmetric transfer: whoever switches away names itself in from_, and the side that resumes
@@ -135,49 +168,51 @@ void block_runner::after_switch(ctx::fiber&& from) noexcept {
     // `from` is the signal handler's context on the alternate stack: it must never be resumed
     // or unwound, so it is leaked on purpose; the overflowed stack itself is reused.
     static_cast<void>(new ctx::fiber(std::move(from)));
-    recycle_stack(prev->stack);
+    stacks_.deallocate(prev->stack);
     prev->abandoned = false;
     free_slots_.push_back(prev);
     return;
   }
   prev->fiber = std::move(from);
-  if (!prev->fiber && prev != &scheduler_) free_slots_.push_back(prev);  // it finished
 }
 
+// A fiber's life: run threads while the block has unstarted ones, then idle until a block needs
+// a fiber again. It ends only when the runner is destroyed (forced unwind).
 ctx::fiber block_runner::fiber_main(fiber_slot& self, ctx::fiber&& caller) {
   after_switch(std::move(caller));
-  while (!aborting_ && next_unstarted_ < nthreads_) {
-    thread_record& t = threads_[next_unstarted_];
-    take_thread(t, self);
-    run_thread(t);
-    t.status = thread_status::exited;
-    ++progress_;
+  thread_record& t = self.thread;
+  for (;;) {
+    enter_block(t);  // a fiber is resumed from idle only for a new block
+    while (!aborting_ && next_unstarted_ < nthreads_) {
+      take_thread(t);
+      run_thread(t);
+      t.status = thread_status::exited;
+      ++progress_;
+    }
+    idle_.push_back(&self);
+    fiber_slot* next = next_runnable();  // a ready thread, never a thread to start
+    switch_to(next ? *next : scheduler_, self);
   }
-  fiber_slot* next = next_runnable();
-  if (next == nullptr) next = &scheduler_;
-  from_ = &self;
-  return std::move(next->fiber);
 }
 
-void block_runner::take_thread(thread_record& t, fiber_slot& slot) {
-  const launch_config& cfg = launch_->config;
+void block_runner::enter_block(thread_record& t) {
+  t.block_idx = block_idx_;
+  t.block_dim = launch_->config.block;
+  t.grid_dim = launch_->config.grid;
+}
+
+void block_runner::take_thread(thread_record& t) {
+  const dim3 block = launch_->config.block;
   t.linear = next_unstarted_++;
   t.thread_idx = next_tid_;
-  if (++next_tid_.x == cfg.block.x) {  // CUDA's order: x fastest
+  if (++next_tid_.x == block.x) {  // CUDA's order: x fastest
     next_tid_.x = 0;
-    if (++next_tid_.y == cfg.block.y) {
+    if (++next_tid_.y == block.y) {
       next_tid_.y = 0;
       ++next_tid_.z;
     }
   }
-  t.block_idx = block_idx_;
-  t.block_dim = cfg.block;
-  t.grid_dim = cfg.grid;
-  t.stack_lo = static_cast<const char*>(slot.stack.sp) - slot.stack.size;
-  t.progress = &progress_;
   t.polls = 0;
-  t.runner = this;
-  t.fiber = &slot;
   t.status = thread_status::running;
   t.wait = wait_kind::none;
   detail::current_thread_ = &t;
@@ -222,7 +257,7 @@ void block_runner::report_overflow() noexcept {
       fault_kind::stack_overflow, t.thread_idx, t.block_idx,
       fmt::format("stack overflow: the thread needs more than its {} KiB fiber stack (deep recursion or large "
                   "local arrays); raise CUSIM_STACK (KiB)",
-                  fiber_stack_bytes() / 1024),
+                  stacks_.stack_bytes() / 1024),
       {})));
 }
 
@@ -247,9 +282,16 @@ void block_runner::park(thread_record& self) {
 int block_runner::sync_block(thread_record& self, detail::sync_op op, int predicate,
                              const detail::source_location& site) {
   self.wait = wait_kind::block_barrier;
-  self.op = op;
-  self.predicate = predicate != 0;
   self.site = site;
+  if (barrier_waiters_.empty()) {
+    barrier_site_ = site;
+    barrier_op_ = op;
+    barrier_count_ = 0;
+  } else if (!same_site(site, barrier_site_)) {
+    barrier_divergent_ = true;
+  }
+  barrier_count_ += predicate != 0;
+  barrier_waiters_.push_back(&self);
   park(self);
   return self.result;
 }
@@ -264,6 +306,7 @@ void block_runner::sync_warp(thread_record& self, unsigned mask, const detail::s
   self.wait = wait_kind::warp_barrier;
   self.mask = mask;
   self.site = site;
+  ++warp_waiting_;
   park(self);
 }
 
@@ -272,12 +315,10 @@ void block_runner::poll_yield(thread_record& self) {
     progress_seen_ = progress_;
     idle_yields_ = 0;
   } else if (++idle_yields_ >= deadlock_yields) {
-    unsigned at_barrier = 0;
-    for (unsigned i = 0; i < nthreads_; ++i) at_barrier += threads_[i].status == thread_status::waiting;
     throw fault_error(fault_kind::deadlock, self.thread_idx, self.block_idx,
                       fmt::format("deadlock: no thread of the block can make progress: this thread spins on "
                                   "atomics that never change ({} threads wait at a barrier)",
-                                  at_barrier),
+                                  waiting_),
                       {});
   }
   fiber_slot& me = *self.fiber;
@@ -292,93 +333,90 @@ void block_runner::poll_yield(thread_record& self) {
 // Called when no thread can run: releases a warp barrier or the block barrier, or reports why
 // none can be released.
 void block_runner::resolve_waits() {
-  if (release_warps()) return;
-
-  thread_record* first = nullptr;
-  thread_record* other = nullptr;  // first thread waiting at a different __syncthreads
-  thread_record* warp_waiter = nullptr;
-  for (unsigned i = 0; i < nthreads_; ++i) {
-    thread_record& t = threads_[i];
-    if (t.status != thread_status::waiting) continue;
-    if (t.wait == wait_kind::warp_barrier) {
-      if (!warp_waiter) warp_waiter = &t;
-      continue;
-    }
-    if (!first) first = &t;
-    else if (!other && !same_site(t.site, first->site)) other = &t;
-  }
-
-  if (first && !other && !warp_waiter) {  // every live thread is at one __syncthreads
-    int count = 0, live = 0;
-    for (unsigned i = 0; i < nthreads_; ++i)
-      if (threads_[i].status == thread_status::waiting) {
-        count += threads_[i].predicate;
-        ++live;
-      }
-    const int result = first->op == detail::sync_op::count ? count
-                       : first->op == detail::sync_op::all ? (count == live)
-                       : first->op == detail::sync_op::any ? (count > 0)
-                                                            : 0;
-    for (unsigned i = 0; i < nthreads_; ++i)
-      if (threads_[i].status == thread_status::waiting) {
-        threads_[i].result = result;
-        make_ready(threads_[i]);
-      }
+  if (warp_waiting_ > 0 && release_warps()) return;
+  if (!barrier_waiters_.empty() && warp_waiting_ == 0 && !barrier_divergent_) {
+    release_barrier();  // every live thread waits at the same __syncthreads
     return;
   }
-
-  if (other) {
-    std::vector<std::pair<std::string, unsigned>> per_site;  // in order of first waiter
-    for (unsigned i = 0; i < nthreads_; ++i) {
-      const thread_record& t = threads_[i];
-      if (t.status != thread_status::waiting || t.wait != wait_kind::block_barrier) continue;
-      std::string site = format_site(t.site);
-      auto it = std::find_if(per_site.begin(), per_site.end(), [&](const auto& p) { return p.first == site; });
-      if (it == per_site.end()) per_site.emplace_back(std::move(site), 1);
-      else ++it->second;
-    }
-    std::string sites;
-    for (const auto& [site, n] : per_site) sites += fmt::format("{}{} at {}", sites.empty() ? "" : ", ", n, site);
-    fault(std::make_exception_ptr(fault_error(
-        fault_kind::barrier_divergence, other->thread_idx, other->block_idx,
-        fmt::format("barrier divergence: threads of the block wait at different __syncthreads ({}); thread {} "
-                    "waits at {}",
-                    sites, format_tag(first->thread_idx, first->block_idx), format_site(first->site)),
-        other->site)));
+  if (barrier_divergent_) {
+    report_divergence();
     return;
   }
-
-  thread_record& t = *warp_waiter;
+  const thread_record& t = *waiting_threads(wait_kind::warp_barrier).front();
   fault(std::make_exception_ptr(fault_error(
       fault_kind::deadlock, t.thread_idx, t.block_idx,
       fmt::format("deadlock: __syncwarp(0x{:08x}) can never complete: lanes of its mask wait at __syncthreads{}",
-                  t.mask, first ? fmt::format(" ({})", format_site(first->site)) : std::string()),
+                  t.mask, barrier_waiters_.empty() ? std::string() : fmt::format(" ({})", format_site(barrier_site_))),
       t.site)));
 }
 
+void block_runner::release_barrier() {
+  const int live = static_cast<int>(barrier_waiters_.size());
+  const int result = barrier_op_ == detail::sync_op::count ? barrier_count_
+                     : barrier_op_ == detail::sync_op::all ? (barrier_count_ == live)
+                     : barrier_op_ == detail::sync_op::any ? (barrier_count_ > 0)
+                                                           : 0;
+  for (thread_record* t : barrier_waiters_) {
+    t->result = result;
+    t->status = thread_status::ready;
+  }
+  waiting_ -= static_cast<unsigned>(live);
+  ready_.swap(barrier_waiters_);  // nothing was ready: the waiters run next, in arrival order
+  ready_head_ = 0;
+  barrier_waiters_.clear();
+}
+
+std::vector<const thread_record*> block_runner::waiting_threads(wait_kind kind) const {
+  std::vector<const thread_record*> out;
+  for (const auto& slot : slots_)
+    if (slot->thread.status == thread_status::waiting && slot->thread.wait == kind) out.push_back(&slot->thread);
+  std::sort(out.begin(), out.end(), [](const thread_record* a, const thread_record* b) { return a->linear < b->linear; });
+  return out;
+}
+
+void block_runner::report_divergence() {
+  const std::vector<const thread_record*> waiters = waiting_threads(wait_kind::block_barrier);
+  const thread_record* first = waiters.front();  // first waiter in thread order
+  const thread_record* other = nullptr;          // first waiter at another __syncthreads
+  std::vector<std::pair<std::string, unsigned>> per_site;  // in order of first waiter
+  for (const thread_record* t : waiters) {
+    if (!other && !same_site(t->site, first->site)) other = t;
+    std::string site = format_site(t->site);
+    auto it = std::find_if(per_site.begin(), per_site.end(), [&](const auto& p) { return p.first == site; });
+    if (it == per_site.end()) per_site.emplace_back(std::move(site), 1);
+    else ++it->second;
+  }
+  std::string sites;
+  for (const auto& [site, n] : per_site) sites += fmt::format("{}{} at {}", sites.empty() ? "" : ", ", n, site);
+  fault(std::make_exception_ptr(fault_error(
+      fault_kind::barrier_divergence, other->thread_idx, other->block_idx,
+      fmt::format("barrier divergence: threads of the block wait at different __syncthreads ({}); thread {} "
+                  "waits at {}",
+                  sites, format_tag(first->thread_idx, first->block_idx), format_site(first->site)),
+      other->site)));
+}
+
 // A warp barrier is released once every lane named in the masks of its waiters is waiting at a
-// __syncwarp, has exited or does not exist (a partial last warp).
+// __syncwarp, has exited or does not exist (a partial last warp). Only called when no thread
+// can run, so every thread of the block has started.
 bool block_runner::release_warps() {
+  constexpr unsigned max_warps = 1024 / 32;
+  unsigned wanted[max_warps] = {}, busy[max_warps] = {};
+  for (const auto& slot : slots_) {
+    const thread_record& t = slot->thread;
+    if (t.status == thread_status::exited) continue;
+    if (t.status == thread_status::waiting && t.wait == wait_kind::warp_barrier)
+      wanted[t.linear / 32] |= t.mask;
+    else
+      busy[t.linear / 32] |= 1u << (t.linear % 32);
+  }
   bool released = false;
-  for (unsigned base = 0; base < nthreads_; base += 32) {
-    const unsigned lanes = nthreads_ - base < 32 ? nthreads_ - base : 32;
-    unsigned mask = 0;
-    for (unsigned l = 0; l < lanes; ++l) {
-      const thread_record& t = threads_[base + l];
-      if (t.status == thread_status::waiting && t.wait == wait_kind::warp_barrier) mask |= t.mask;
-    }
-    if (mask == 0) continue;
-    bool complete = true;
-    for (unsigned l = 0; l < lanes && complete; ++l) {
-      const thread_record& t = threads_[base + l];
-      if ((mask >> l & 1u) == 0 || t.status == thread_status::exited) continue;
-      complete = t.status == thread_status::waiting && t.wait == wait_kind::warp_barrier;
-    }
-    if (!complete) continue;
-    for (unsigned l = 0; l < lanes; ++l) {
-      thread_record& t = threads_[base + l];
-      if (t.status == thread_status::waiting && t.wait == wait_kind::warp_barrier) make_ready(t);
-    }
+  for (const auto& slot : slots_) {
+    thread_record& t = slot->thread;
+    const unsigned w = t.linear / 32;
+    if (t.status != thread_status::waiting || t.wait != wait_kind::warp_barrier || (wanted[w] & busy[w]) != 0) continue;
+    make_ready(t);
+    --warp_waiting_;
     released = true;
   }
   return released;
@@ -407,3 +445,22 @@ void block_runner::abandon_overflowed(thread_record& self) noexcept {
 }
 
 }  // namespace cusim::sim
+
+namespace cusim::detail {
+
+int sync_block(sync_op op, int predicate, const source_location& site) {
+  sim::thread_record& t = sim::current_record("__syncthreads");
+  return t.runner->sync_block(t, op, predicate, site);
+}
+
+void sync_warp(unsigned mask, const source_location& site) {
+  sim::thread_record& t = sim::current_record("__syncwarp");
+  t.runner->sync_warp(t, mask, site);
+}
+
+void poll_yield() {
+  sim::thread_record& t = sim::current_record("an atomic poll");
+  t.runner->poll_yield(t);
+}
+
+}  // namespace cusim::detail

@@ -2,9 +2,11 @@
 // Runs one block's threads on fibers. A fiber keeps taking the next not-yet-started thread of
 // the block until the thread it runs blocks (barrier, yield); only then does another fiber take
 // over, so a kernel without barriers runs a whole block on one fiber with no switches.
-// Blocked threads hand control straight to the next runnable thread's fiber.
+// Blocked threads hand control straight to the next runnable thread's fiber, and fibers with
+// nothing to take go idle and are reused by later blocks and launches.
 #pragma once
 
+#include "fiber_pool.hpp"
 #include "shared_memory.hpp"
 
 #include <cusim/backend/sim/device_runtime.hpp>
@@ -16,6 +18,10 @@
 #include <memory>
 #include <vector>
 
+// Every return after a fiber switch mispredicts (the return-stack buffer holds the other
+// fiber's addresses), so the barrier path is inlined into one call above jump_fcontext.
+#define CUSIM_SIM_HOT [[gnu::always_inline]] inline
+
 namespace cusim::sim {
 
 struct launch_state;
@@ -26,12 +32,14 @@ enum class wait_kind : std::uint8_t { none, block_barrier, warp_barrier };
 
 struct fiber_slot;
 
-/// A simulated thread. Inline kernel code sees the sim_thread part through current_thread_.
+/// The simulated thread a fiber currently runs. It lives in the fiber's slot (a fiber hosts one
+/// thread at a time and a parked thread parks its fiber), so a block without barriers touches a
+/// single record. Inline kernel code sees the sim_thread part through current_thread_.
 struct thread_record : detail::sim_thread {
   block_runner* runner = nullptr;
   fiber_slot* fiber = nullptr;
   unsigned linear = 0;
-  thread_status status = thread_status::unstarted;
+  thread_status status = thread_status::exited;
   wait_kind wait = wait_kind::none;
   detail::sync_op op = detail::sync_op::plain;
   int predicate = 0;
@@ -43,6 +51,7 @@ struct thread_record : detail::sim_thread {
 struct fiber_slot {
   boost::context::fiber fiber;  ///< the suspended context, empty while running or finished
   boost::context::stack_context stack{};
+  thread_record thread;    ///< the thread it runs (status exited while idle)
   bool abandoned = false;  ///< overflowed its stack: never resumed, never unwound
 };
 
@@ -60,11 +69,12 @@ class block_runner {
   void run(launch_state& launch, std::uint64_t linear_block);
 
   // Entry points for the running simulated thread `self`.
-  int sync_block(thread_record& self, detail::sync_op op, int predicate, const detail::source_location& site);
+  CUSIM_SIM_HOT int sync_block(thread_record& self, detail::sync_op op, int predicate, const detail::source_location& site);
   void sync_warp(thread_record& self, unsigned mask, const detail::source_location& site);
-  void poll_yield(thread_record& self);
+  CUSIM_SIM_HOT void poll_yield(thread_record& self);
   void* bind_shared(thread_record& self, const detail::source_location& site, std::size_t bytes, std::size_t align);
   void* dynamic_shared(std::size_t* bytes) noexcept { return shared_.dynamic(bytes); }
+  std::size_t stack_bytes() const noexcept { return stacks_.stack_bytes(); }
   /// From the SIGSEGV handler, on the signal stack: `self` overflowed its fiber stack. Records
   /// the fault and leaves the fiber for good; never returns.
   [[noreturn]] void abandon_overflowed(thread_record& self) noexcept;
@@ -73,27 +83,35 @@ class block_runner {
   struct abort_block {};  // unwinds parked threads after a fault in their block
 
   void schedule();
-  fiber_slot* next_runnable();
+  CUSIM_SIM_HOT fiber_slot* next_runnable();
   fiber_slot& start_fiber();
-  void switch_to(fiber_slot& target, fiber_slot& self);
-  void after_switch(boost::context::fiber&& from) noexcept;
-  boost::context::fiber fiber_main(fiber_slot& self, boost::context::fiber&& caller);
-  void take_thread(thread_record& t, fiber_slot& slot);
+  void retire_idle_fibers() noexcept;
+  CUSIM_SIM_HOT void switch_to(fiber_slot& target, fiber_slot& self);
+  CUSIM_SIM_HOT void after_switch(boost::context::fiber&& from) noexcept;
+  [[noreturn]] boost::context::fiber fiber_main(fiber_slot& self, boost::context::fiber&& caller);
+  void enter_block(thread_record& t);
+  void take_thread(thread_record& t);
   void run_thread(thread_record& t);
-  void park(thread_record& self);
-  void make_ready(thread_record& t);
-  void report_overflow() noexcept;
+  CUSIM_SIM_HOT void park(thread_record& self);
+  CUSIM_SIM_HOT void make_ready(thread_record& t);
   void resolve_waits();
+  void release_barrier();
   bool release_warps();
+  std::vector<const thread_record*> waiting_threads(wait_kind kind) const;
+  void report_divergence();
+  void report_overflow() noexcept;
   void fault(std::exception_ptr e) noexcept;
   void fault_from_exception(thread_record& t) noexcept;
+
+  // Declared first so that it outlives the fibers whose stacks it owns.
+  stack_pool stacks_;
 
   launch_state* launch_ = nullptr;
   uint3 block_idx_{};
   unsigned nthreads_ = 0;
   unsigned next_unstarted_ = 0;
   uint3 next_tid_{};
-  unsigned waiting_ = 0;
+  unsigned waiting_ = 0;  // threads parked at a barrier of either kind
   bool aborting_ = false;
   std::exception_ptr fault_;
   std::uint64_t progress_ = 0;       // barrier arrivals, exits and modifying atomics
@@ -101,13 +119,22 @@ class block_runner {
   std::uint64_t idle_yields_ = 0;
   thread_record* overflowed_ = nullptr;
 
-  std::vector<thread_record> threads_;
+  // The __syncthreads being gathered: its waiters in arrival order, kept as they arrive so that
+  // a release costs no scan of the block.
+  std::vector<thread_record*> barrier_waiters_;
+  detail::source_location barrier_site_{};
+  detail::sync_op barrier_op_ = detail::sync_op::plain;
+  int barrier_count_ = 0;
+  bool barrier_divergent_ = false;
+  unsigned warp_waiting_ = 0;
+
   std::vector<thread_record*> ready_;
   std::size_t ready_head_ = 0;
   std::vector<std::unique_ptr<fiber_slot>> slots_;
   std::vector<fiber_slot*> free_slots_;
-  fiber_slot scheduler_;        // the worker's own stack
-  fiber_slot* from_ = nullptr;  // who switched last: the resumed side stores its continuation
+  std::vector<fiber_slot*> idle_;  // fibers parked with nothing to run, resumable for any block
+  fiber_slot scheduler_;           // the worker's own stack
+  fiber_slot* from_ = nullptr;     // who switched last: the resumed side stores its continuation
   shared_memory shared_;
 };
 

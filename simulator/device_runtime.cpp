@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The entry points kernel code calls (cusim/backend/sim/device_runtime.hpp): each forwards to
-// the block runner of the current simulated thread, or reports a tagged fault.
+// the block runner of the current simulated thread, or reports a tagged fault. The barrier and
+// yield entry points live in block_runner.cpp, where their whole path inlines.
 #include "block_runner.hpp"
 #include "diagnostics.hpp"
 #include "fiber_pool.hpp"
@@ -23,21 +24,6 @@ sim::thread_record& current(const char* what) {
 
 void fail_outside_kernel(const char* what) {
   throw std::logic_error(std::string("cusim: ") + what + " used outside a kernel");
-}
-
-int sync_block(sync_op op, int predicate, const source_location& site) {
-  sim::thread_record& t = current("__syncthreads");
-  return t.runner->sync_block(t, op, predicate, site);
-}
-
-void sync_warp(unsigned mask, const source_location& site) {
-  sim::thread_record& t = current("__syncwarp");
-  t.runner->sync_warp(t, mask, site);
-}
-
-void poll_yield() {
-  sim::thread_record& t = current("an atomic poll");
-  t.runner->poll_yield(t);
 }
 
 void* bind_shared(const source_location& site, std::size_t bytes, std::size_t align) {
@@ -63,7 +49,7 @@ void fail_local_array(std::size_t bytes, const source_location& site) {
   throw sim::fault_error(fault_kind::stack_overflow, t.thread_idx, t.block_idx,
                          fmt::format("local array of {} bytes does not fit in the thread's {} KiB fiber stack; "
                                      "raise CUSIM_STACK (KiB)",
-                                     bytes, sim::fiber_stack_bytes() / 1024),
+                                     bytes, static_cast<sim::thread_record*>(current_thread_)->runner->stack_bytes() / 1024),
                          site);
 }
 

@@ -3,15 +3,13 @@
 #include "fiber_pool.hpp"
 
 #include <sys/mman.h>
-#include <unistd.h>
 
 #include <cstdlib>
 #include <new>
-#include <vector>
 
 namespace cusim::sim {
 
-std::size_t fiber_stack_bytes() {
+std::size_t fiber_stack_bytes_from_env() {
   std::size_t kib = 256;
   if (const char* env = std::getenv("CUSIM_STACK")) {
     char* end = nullptr;
@@ -21,64 +19,63 @@ std::size_t fiber_stack_bytes() {
   return kib * 1024;
 }
 
-namespace {
-
-// One pool per OS thread: a block's fibers start and finish on one thread, so a stack always
-// returns to the pool it came from, without locks.
-struct stack_cache {
-  std::size_t bytes = 0;
-  std::vector<boost::context::stack_context> free;
-
-  ~stack_cache() {
-    for (auto& s : free) unmap(s);
-  }
-  static void unmap(const boost::context::stack_context& s) noexcept {
-    char* top = static_cast<char*>(s.sp);
-    ::munmap(top - s.size - fiber_guard_bytes, s.size + fiber_guard_bytes);
-  }
-};
-thread_local stack_cache cache;
-
-}  // namespace
-
-boost::context::stack_context pooled_stack::allocate() {
-  const std::size_t bytes = fiber_stack_bytes();
-  if (bytes != cache.bytes) {  // CUSIM_STACK changed between launches
-    for (auto& s : cache.free) stack_cache::unmap(s);
-    cache.free.clear();
-    cache.bytes = bytes;
-  }
-  boost::context::stack_context sctx;
-  if (!cache.free.empty()) {
-    sctx = cache.free.back();
-    cache.free.pop_back();
-  } else {
-    const std::size_t total = bytes + fiber_guard_bytes;
-    void* base = ::mmap(nullptr, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK,
-                        -1, 0);
-    if (base == MAP_FAILED) throw std::bad_alloc();
-    if (::mprotect(base, fiber_guard_bytes, PROT_NONE) != 0) {
-      ::munmap(base, total);
-      throw std::bad_alloc();
-    }
-    sctx.size = bytes;
-    sctx.sp = static_cast<char*>(base) + total;
-  }
-  if (last_ != nullptr) *last_ = sctx;
-  return sctx;
+stack_pool::~stack_pool() {
+  for (auto& s : free_) unmap(s);
 }
 
-void pooled_stack::deallocate(boost::context::stack_context& sctx) noexcept { recycle_stack(sctx); }
+void stack_pool::unmap(const boost::context::stack_context& s) noexcept {
+  char* base = static_cast<char*>(s.sp) - s.size - fiber_guard_bytes;
+  auto it = lengths_.find(base);
+  if (it == lengths_.end()) return;
+  ::munmap(base, it->second);
+  lengths_.erase(it);
+}
 
-void recycle_stack(boost::context::stack_context& sctx) noexcept {
-  if (sctx.size != cache.bytes) {
-    stack_cache::unmap(sctx);
+void stack_pool::set_stack_bytes(std::size_t bytes) noexcept {
+  if (bytes == bytes_) return;
+  for (auto& s : free_) unmap(s);
+  free_.clear();
+  bytes_ = bytes;
+}
+
+boost::context::stack_context stack_pool::allocate() {
+  if (!free_.empty()) {
+    boost::context::stack_context s = free_.back();
+    free_.pop_back();
+    return s;
+  }
+  const std::size_t total = bytes_ + fiber_guard_bytes;
+  void* base = ::mmap(nullptr, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK,
+                      -1, 0);
+  if (base == MAP_FAILED) throw std::bad_alloc();
+  if (::mprotect(base, fiber_guard_bytes, PROT_NONE) != 0) {
+    ::munmap(base, total);
+    throw std::bad_alloc();
+  }
+  // Lowering the top by the colour and shrinking the size by as much keeps `sp - size` at the
+  // start of the usable region, which is what unmap() and the guard check rely on.
+  const std::size_t colour = (mapped_++ * 11 * 64) % fiber_colour_span;
+  try {
+    lengths_.emplace(static_cast<char*>(base), total);
+  } catch (...) {
+    ::munmap(base, total);
+    throw;
+  }
+  boost::context::stack_context s;
+  s.size = bytes_ - colour;
+  s.sp = static_cast<char*>(base) + total - colour;
+  return s;
+}
+
+void stack_pool::deallocate(boost::context::stack_context& sctx) noexcept {
+  if (sctx.size > bytes_ || sctx.size + fiber_colour_span <= bytes_) {  // mapped before a size change
+    unmap(sctx);
     return;
   }
   try {
-    cache.free.push_back(sctx);
+    free_.push_back(sctx);
   } catch (...) {
-    stack_cache::unmap(sctx);
+    unmap(sctx);
   }
 }
 

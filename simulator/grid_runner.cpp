@@ -4,6 +4,7 @@
 
 #include "block_runner.hpp"
 #include "device.hpp"
+#include "fiber_pool.hpp"
 #include "runtime_api.hpp"
 
 #include <tbb/blocked_range.h>
@@ -81,6 +82,7 @@ void launch_kernel(const launch_config& config, void (*thunk)(void*), void* clos
   launch.closure = closure;
   launch.threads_per_block = config.block.x * config.block.y * config.block.z;
   launch.blocks = std::uint64_t{config.grid.x} * config.grid.y * config.grid.z;
+  launch.stack_bytes = sim::fiber_stack_bytes_from_env();
   std::exception_ptr fault = sim::run_grid(launch);
   if (!fault) return;
   if (config.stream != nullptr) {

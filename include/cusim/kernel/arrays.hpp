@@ -98,36 +98,40 @@ struct static_extents {
 
 }  // namespace detail
 
-/// A checked view of `size()` elements of global memory (a kernel parameter).
+/// A checked view of `size()` elements of global memory (a kernel parameter). 16 bytes, so it
+/// travels in registers: the memory space (named in fault reports) shares the size's word.
 template <class T>
 class span : public detail::element_access<span<T>, 1> {
+  static constexpr int space_shift = 56;
+  static constexpr std::uint64_t size_mask = (std::uint64_t{1} << space_shift) - 1;
+
  public:
   using element_type = T;
   using value_type = std::remove_cv_t<T>;
 
   constexpr span() = default;
   CUSIM_HD constexpr span(T* data, std::size_t size, memory_space space = memory_space::global) noexcept
-      : data_(data), size_(static_cast<index_t>(size)), space_(space) {}
+      : data_(data), word_((static_cast<std::uint64_t>(size) & size_mask) |
+                           static_cast<std::uint64_t>(space) << space_shift) {}
   template <class U>
     requires std::is_convertible_v<U (*)[], T (*)[]>
-  CUSIM_HD constexpr span(const span<U>& other) noexcept
-      : data_(other.data()), size_(other.extent(0)), space_(other.space()) {}
+  CUSIM_HD constexpr span(const span<U>& other) noexcept : span(other.data(), other.size(), other.space()) {}
 
   CUSIM_HD constexpr T* data() const noexcept { return data_; }
-  CUSIM_HD constexpr std::size_t size() const noexcept { return static_cast<std::size_t>(size_); }
-  CUSIM_HD constexpr index_t extent(int axis) const noexcept { return axis == 0 ? size_ : 0; }
-  CUSIM_HD constexpr memory_space space() const noexcept { return space_; }
+  CUSIM_HD constexpr std::size_t size() const noexcept { return static_cast<std::size_t>(word_ & size_mask); }
+  CUSIM_HD constexpr index_t extent(int axis) const noexcept { return axis == 0 ? static_cast<index_t>(size()) : 0; }
+  CUSIM_HD constexpr memory_space space() const noexcept { return static_cast<memory_space>(word_ >> space_shift); }
   CUSIM_HD constexpr T* begin() const noexcept { return data_; }
-  CUSIM_HD constexpr T* end() const noexcept { return data_ + size_; }
+  CUSIM_HD constexpr T* end() const noexcept { return data_ + size(); }
 
   CUSIM_HD T& at(const detail::index_arg& i) const {
-    return data_[detail::row_major_offset(&size_, space_, i)];
+    const index_t extent = static_cast<index_t>(size());
+    return data_[detail::row_major_offset(&extent, space(), i)];
   }
 
  private:
   T* data_ = nullptr;
-  index_t size_ = 0;
-  memory_space space_ = memory_space::global;
+  std::uint64_t word_ = 0;
 };
 
 /// A checked, row-major view of global memory with Rank axes: m(i, j) is data()[i * extent(1) + j].
