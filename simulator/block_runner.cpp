@@ -49,9 +49,21 @@ std::string demangled_current_exception_type() {
 }  // namespace
 
 block_runner::block_runner() = default;
-// The idle fibers are unwound (Boost.Context's forced unwind) as slots_ is destroyed, and
-// their stacks go back to stacks_, which is destroyed after them.
-block_runner::~block_runner() = default;
+
+// Runs at thread exit. Idle fibers hold only the runner's own frames, nothing to unwind, and
+// unwinding them this late breaks under AddressSanitizer (its thread state is already gone), so
+// their contexts are dropped as they are; stacks_ then unmaps every stack.
+block_runner::~block_runner() {
+  for (auto& slot : slots_) {
+    if (!slot->fiber) continue;
+    union dropped {
+      ctx::fiber fiber;
+      dropped() {}
+      ~dropped() {}
+    } d;
+    new (&d.fiber) ctx::fiber(std::move(slot->fiber));  // never destroyed: no forced unwind
+  }
+}
 
 block_runner& block_runner::for_this_thread() {
   thread_local block_runner runner;

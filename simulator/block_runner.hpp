@@ -90,8 +90,8 @@ class block_runner {
   CUSIM_SIM_HOT void after_switch(boost::context::fiber&& from) noexcept;
   [[noreturn]] boost::context::fiber fiber_main(fiber_slot& self, boost::context::fiber&& caller);
   void enter_block(thread_record& t);
-  void take_thread(thread_record& t);
-  void run_thread(thread_record& t);
+  CUSIM_SIM_HOT void take_thread(thread_record& t);
+  CUSIM_SIM_HOT void run_thread(thread_record& t);
   CUSIM_SIM_HOT void park(thread_record& self);
   CUSIM_SIM_HOT void make_ready(thread_record& t);
   void resolve_waits();

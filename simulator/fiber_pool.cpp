@@ -20,7 +20,7 @@ std::size_t fiber_stack_bytes_from_env() {
 }
 
 stack_pool::~stack_pool() {
-  for (auto& s : free_) unmap(s);
+  for (const auto& [base, length] : lengths_) ::munmap(base, length);  // free and in-use stacks
 }
 
 void stack_pool::unmap(const boost::context::stack_context& s) noexcept {

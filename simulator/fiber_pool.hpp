@@ -26,6 +26,7 @@ class stack_pool {
   stack_pool() = default;
   stack_pool(const stack_pool&) = delete;
   stack_pool& operator=(const stack_pool&) = delete;
+  /// Unmaps every stack, also those of fibers still alive (the owner drops them unwound).
   ~stack_pool();
 
   std::size_t stack_bytes() const noexcept { return bytes_; }

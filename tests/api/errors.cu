@@ -161,7 +161,7 @@ __global__ void deep_recursion(cusim::span<int> out, int depth) {
   out[cusim::grid<1>()] = recurse(depth);
 }
 
-TEST_CASE("a fiber stack overflow is a tagged kernel_error, and the next launch works") {
+TEST_CASE("a fiber stack overflow is a tagged kernel_error, and the next launch works" * doctest::skip(sanitized)) {
   cusim::device_array<int> out(64);
   for (int attempt = 0; attempt < 2; ++attempt) {
     std::string msg = kernel_error_of([&] { cusim::launch(deep_recursion, 2, 32, out, 1 << 20); });
@@ -177,7 +177,7 @@ __global__ void huge_local(cusim::span<int> out) {
   out[0] = big[threadIdx.x];
 }
 
-TEST_CASE("a local array larger than the fiber stack is reported, not overflowed") {
+TEST_CASE("a local array larger than the fiber stack is reported, not overflowed" * doctest::skip(sanitized)) {
   cusim::device_array<int> out(1);
   std::string msg = kernel_error_of([&] { cusim::launch(huge_local, 1, 4, out); });
   CHECK(msg.rfind("tid=[0, 0, 0] ctaid=[0, 0, 0]: ", 0) == 0);
@@ -186,7 +186,7 @@ TEST_CASE("a local array larger than the fiber stack is reported, not overflowed
   CHECK(named);
 }
 
-TEST_CASE("CUSIM_STACK sets the fiber stack size") {
+TEST_CASE("CUSIM_STACK sets the fiber stack size" * doctest::skip(sanitized)) {
   cusim::device_array<int> out(64);
   scoped_env stack("CUSIM_STACK", "64");
   std::string msg = kernel_error_of([&] { cusim::launch(deep_recursion, 1, 8, out, 400); });

@@ -17,6 +17,13 @@ inline constexpr bool kernel_faults_are_checked =
     false;
 #endif
 inline constexpr bool on_simulator = CUSIM_BACKEND_IS_SIM();
+/// AddressSanitizer reports fiber stack overflows itself (and aborts): those tests are skipped.
+inline constexpr bool sanitized =
+#if defined(CUSIM_SANITIZE)
+    true;
+#else
+    false;
+#endif
 
 /// Runs `f`, expects a kernel_error, and returns its message.
 template <class F>
