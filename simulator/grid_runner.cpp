@@ -11,6 +11,7 @@
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <memory>
@@ -38,6 +39,17 @@ unsigned worker_count() {
 }
 
 namespace {
+
+// Controls of the contract that this version does not implement yet: say so once, rather than
+// let a user believe that a checker ran.
+void warn_unsupported_settings() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    for (const char* name : {"CUSIM_CHECK", "CUSIM_BREAK", "CUSIM_SCHEDULE"})
+      if (std::getenv(name) != nullptr)
+        std::fprintf(stderr, "cusim: %s is not supported by this version of cusim and is ignored\n", name);
+  });
+}
 
 void run_blocks(launch_state& launch, std::uint64_t begin, std::uint64_t end) {
   block_runner& runner = block_runner::for_this_thread();
@@ -75,6 +87,7 @@ std::exception_ptr run_grid(launch_state& launch) {
 namespace cusim::detail {
 
 void launch_kernel(const launch_config& config, void (*thunk)(void*), void* closure) {
+  sim::warn_unsupported_settings();
   sim::validate_launch(config);
   sim::launch_state launch;
   launch.config = config;
