@@ -55,9 +55,13 @@ int main() {
     cusim::launch(kernel, grid, block, A, B, C);
     auto c = C.copy_to_host();
     bool ok = true;
-    for (int i = 0; i < n * p; ++i) ok = ok && std::fabs(c[i] - ref[i]) <= 1e-3f * (1 + std::fabs(ref[i]));
+    float largest = 0;
+    for (int i = 0; i < n * p; ++i) {
+      ok = ok && std::fabs(c[i] - ref[i]) <= 1e-3f * (1 + std::fabs(ref[i]));
+      largest = std::fmax(largest, std::fabs(c[i]));
+    }
     status |= report(kernel == matmul_naive ? "matmul_naive" : "matmul_tiled", ok,
-                     ("C[99, 89] = " + std::to_string(c[n * p - 1])).c_str());
+                     ("max |C| = " + std::to_string(largest)).c_str());
   }
   return status;
 }
