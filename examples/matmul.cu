@@ -41,8 +41,8 @@ __global__ void matmul_tiled(cusim::mdspan<const float, 2> A, cusim::mdspan<cons
 int main() {
   const int n = 100, m = 70, p = 90;  // not multiples of the tile: edges are exercised
   std::vector<float> a(n * m), b(m * p), ref(n * p, 0.0f);
-  for (int i = 0; i < n * m; ++i) a[i] = static_cast<float>(i % 7) - 3;
-  for (int i = 0; i < m * p; ++i) b[i] = static_cast<float>(i % 5) * 0.5f;
+  for (int i = 0; i < n * m; ++i) a[i] = static_cast<float>(i % 11) - 4.5f;
+  for (int i = 0; i < m * p; ++i) b[i] = static_cast<float>(i % 13) * 0.25f;
   for (int i = 0; i < n; ++i)
     for (int k = 0; k < m; ++k)
       for (int j = 0; j < p; ++j) ref[i * p + j] += a[i * m + k] * b[k * p + j];

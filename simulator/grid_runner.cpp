@@ -88,6 +88,10 @@ namespace cusim::detail {
 
 void launch_kernel(const launch_config& config, void (*thunk)(void*), void* closure) {
   sim::warn_unsupported_settings();
+  if (current_thread_ != nullptr)  // would re-enter this OS thread's running block runner
+    throw cuda_error(cudaErrorNotSupported,
+                     "cusim::launch: operation not supported (cudaErrorNotSupported): a launch from inside a "
+                     "kernel (dynamic parallelism) is not supported by the simulator");
   sim::validate_launch(config);
   sim::launch_state launch;
   launch.config = config;

@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <functional>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -79,6 +80,12 @@ struct row {
   bool ok;
 };
 
+unsigned workers() {
+  const char* env = std::getenv("CUSIM_WORKERS");
+  const unsigned n = env ? static_cast<unsigned>(std::atoi(env)) : std::thread::hardware_concurrency();
+  return n == 0 ? 1 : n;
+}
+
 void serial_matmul(const std::vector<float>& a, const std::vector<float>& b, std::vector<float>& c, int n) {
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < n; ++j) {
@@ -93,6 +100,7 @@ void serial_matmul(const std::vector<float>& a, const std::vector<float>& b, std
 int main(int argc, char** argv) {
   const int reps = argc > 1 ? std::max(1, std::atoi(argv[1])) : 3;
   std::vector<row> rows;
+  double barrier_ns = 0;
 
   {  // vector add, 2^24 floats, block 256
     const int n = 1 << 24;
@@ -146,6 +154,8 @@ int main(int argc, char** argv) {
     bool ok = true;
     for (float v : p) ok = ok && v == 896.0f;  // each block sums 32 of each of 0..7
     rows.push_back({"block reduction 2^24", serial, sim, ok});
+    // Each of the m threads waits at 1 + log2(RED) barriers.
+    barrier_ns = sim * 1e9 * workers() / (double(m) * 9);
   }
 
   std::printf("cusim benchmark (workers: %s, best of %d, all checks on)\n",
@@ -157,5 +167,6 @@ int main(int argc, char** argv) {
                 r.ok ? "verified" : "WRONG");
     all_ok = all_ok && r.ok;
   }
+  std::printf("block reduction: %.1f ns of one worker per thread per __syncthreads\n", barrier_ns);
   return all_ok ? 0 : 1;
 }

@@ -195,6 +195,17 @@ TEST_CASE("CUSIM_STACK sets the fiber stack size" * doctest::skip(sanitized)) {
   CHECK(msg.rfind("tid=[0, 0, 0] ctaid=[0, 0, 0]: stack overflow: the thread needs more than its 64 KiB fiber stack", 0) == 0);
 }
 
+__global__ void child(cusim::span<int> out) { out[0] = 1; }
+__global__ void parent(cusim::span<int> out) { cusim::launch(child, 1, 1, out); }
+
+TEST_CASE("a launch from inside a kernel is rejected as a tagged error") {
+  cusim::device_array<int> out(1);
+  std::string msg = kernel_error_of([&] { cusim::launch(parent, 1, 2, out); });
+  CHECK(msg == "tid=[0, 0, 0] ctaid=[0, 0, 0]: uncaught exception of type cusim::cuda_error in kernel: cusim::launch: "
+               "operation not supported (cudaErrorNotSupported): a launch from inside a kernel (dynamic parallelism) "
+               "is not supported by the simulator");
+}
+
 TEST_CASE("a kernel fault on a stream surfaces at synchronisation") {
   cudaStream_t stream;
   REQUIRE(cudaStreamCreate(&stream) == cudaSuccess);
