@@ -96,6 +96,25 @@ struct static_extents {
   }
 };
 
+/// What shared_array, local_array and const_array have in common: a shape fixed at compile time,
+/// row-major checked access in memory space Space, and the element storage behind Derived::data().
+template <class Derived, class Elem, memory_space Space, std::size_t N0, std::size_t... N>
+class fixed_array : public element_access<Derived, 1 + sizeof...(N)> {
+  using shape = static_extents<N0, N...>;
+
+ public:
+  using element_type = Elem;
+  static constexpr std::size_t rank = shape::rank;
+
+  static constexpr CUSIM_HD std::size_t size() noexcept { return shape::count; }
+  static constexpr CUSIM_HD index_t extent(int axis) noexcept { return shape::extent(axis); }
+
+  template <class... Idx>
+  CUSIM_HD Elem& at(const Idx&... idx) const {
+    return static_cast<const Derived&>(*this).data()[shape::offset(Space, idx...)];
+  }
+};
+
 }  // namespace detail
 
 /// A checked view of `size()` elements of global memory (a kernel parameter). 16 bytes, so it
@@ -183,24 +202,12 @@ class mdspan : public detail::element_access<mdspan<T, Rank>, Rank> {
 /// On the simulator the object is a per-thread handle bound, at its declaration, to storage in
 /// the current block's shared memory (one allocation per declaration site and block).
 template <class T, std::size_t N0, std::size_t... N>
-class shared_array : public detail::element_access<shared_array<T, N0, N...>, 1 + sizeof...(N)> {
-  using shape = detail::static_extents<N0, N...>;
-
+class shared_array
+    : public detail::fixed_array<shared_array<T, N0, N...>, T, memory_space::shared, N0, N...> {
  public:
-  using element_type = T;
-  static constexpr std::size_t rank = shape::rank;
-
   shared_array(detail::source_location site = detail::source_location::current())
-      : data_(static_cast<T*>(detail::bind_shared(site, sizeof(T) * shape::count, alignof(T)))) {}
-
+      : data_(static_cast<T*>(detail::bind_shared(site, sizeof(T) * this->size(), alignof(T)))) {}
   T* data() const noexcept { return data_; }
-  static constexpr std::size_t size() noexcept { return shape::count; }
-  static constexpr index_t extent(int axis) noexcept { return shape::extent(axis); }
-
-  template <class... Idx>
-  T& at(const Idx&... idx) const {
-    return data_[shape::offset(memory_space::shared, idx...)];
-  }
 
  private:
   T* data_;
@@ -209,53 +216,17 @@ class shared_array : public detail::element_access<shared_array<T, N0, N...>, 1 
 /// A per-thread array in local memory: `cusim::local_array<float, 8> acc;` (uninitialised, as
 /// in CUDA). An array too large for the thread's fiber stack is reported, not overflowed.
 template <class T, std::size_t N0, std::size_t... N>
-class local_array : public detail::element_access<local_array<T, N0, N...>, 1 + sizeof...(N)> {
-  using shape = detail::static_extents<N0, N...>;
-
+class local_array : public detail::fixed_array<local_array<T, N0, N...>, T, memory_space::local, N0, N...> {
  public:
-  using element_type = T;
-  static constexpr std::size_t rank = shape::rank;
-
   local_array(detail::source_location site = detail::source_location::current()) {
     const detail::sim_thread* t = detail::current_thread_;
     if (t != nullptr && reinterpret_cast<const char*>(this) < t->stack_lo) [[unlikely]]
       detail::fail_local_array(sizeof(*this), site);
   }
-
   T* data() const noexcept { return data_; }
-  static constexpr std::size_t size() noexcept { return shape::count; }
-  static constexpr index_t extent(int axis) noexcept { return shape::extent(axis); }
-
-  template <class... Idx>
-  T& at(const Idx&... idx) const {
-    return data_[shape::offset(memory_space::local, idx...)];
-  }
 
  private:
-  mutable T data_[shape::count];
-};
-
-/// A read-only array in constant memory, declared at namespace scope:
-/// `__constant__ cusim::const_array<float, 9> weights;` and filled from the host with
-/// cusim::copy_to_constant(weights, values).
-template <class T, std::size_t N0, std::size_t... N>
-class const_array : public detail::element_access<const_array<T, N0, N...>, 1 + sizeof...(N)> {
-  using shape = detail::static_extents<N0, N...>;
-
- public:
-  using element_type = const T;
-  static constexpr std::size_t rank = shape::rank;
-
-  const T* data() const noexcept { return data_; }
-  static constexpr std::size_t size() noexcept { return shape::count; }
-  static constexpr index_t extent(int axis) noexcept { return shape::extent(axis); }
-
-  template <class... Idx>
-  const T& at(const Idx&... idx) const {
-    return data_[shape::offset(memory_space::constant, idx...)];
-  }
-
-  T data_[shape::count];  // public only so that the type stays an aggregate; use copy_to_constant
+  mutable T data_[(N0 * ... * N)];
 };
 
 /// The launch's dynamic shared memory (launch_config::shared_bytes) viewed as T elements.
@@ -266,57 +237,21 @@ span<T> dynamic_shared() {
   return span<T>(static_cast<T*>(p), bytes / sizeof(T), memory_space::dynamic_shared);
 }
 
-#else  // CUDA: plain storage, no checks (CUSIM_CHECKS adds them on the GPU)
+#else  // CUDA: plain storage, aggregates (as __shared__ requires); CUSIM_CHECKS adds checks
 
 template <class T, std::size_t N0, std::size_t... N>
-class shared_array : public detail::element_access<shared_array<T, N0, N...>, 1 + sizeof...(N)> {
-  using shape = detail::static_extents<N0, N...>;
-
+class shared_array
+    : public detail::fixed_array<shared_array<T, N0, N...>, T, memory_space::shared, N0, N...> {
  public:
-  using element_type = T;
-  static constexpr std::size_t rank = shape::rank;
   CUSIM_HD T* data() const noexcept { return data_; }
-  static constexpr CUSIM_HD std::size_t size() noexcept { return shape::count; }
-  static constexpr CUSIM_HD index_t extent(int axis) noexcept { return shape::extent(axis); }
-  template <class... Idx>
-  CUSIM_HD T& at(const Idx&... idx) const {
-    return data_[shape::offset(memory_space::shared, idx...)];
-  }
-  mutable T data_[shape::count];
+  mutable T data_[(N0 * ... * N)];
 };
 
 template <class T, std::size_t N0, std::size_t... N>
-class local_array : public detail::element_access<local_array<T, N0, N...>, 1 + sizeof...(N)> {
-  using shape = detail::static_extents<N0, N...>;
-
+class local_array : public detail::fixed_array<local_array<T, N0, N...>, T, memory_space::local, N0, N...> {
  public:
-  using element_type = T;
-  static constexpr std::size_t rank = shape::rank;
   CUSIM_HD T* data() const noexcept { return data_; }
-  static constexpr CUSIM_HD std::size_t size() noexcept { return shape::count; }
-  static constexpr CUSIM_HD index_t extent(int axis) noexcept { return shape::extent(axis); }
-  template <class... Idx>
-  CUSIM_HD T& at(const Idx&... idx) const {
-    return data_[shape::offset(memory_space::local, idx...)];
-  }
-  mutable T data_[shape::count];
-};
-
-template <class T, std::size_t N0, std::size_t... N>
-class const_array : public detail::element_access<const_array<T, N0, N...>, 1 + sizeof...(N)> {
-  using shape = detail::static_extents<N0, N...>;
-
- public:
-  using element_type = const T;
-  static constexpr std::size_t rank = shape::rank;
-  CUSIM_HD const T* data() const noexcept { return data_; }
-  static constexpr CUSIM_HD std::size_t size() noexcept { return shape::count; }
-  static constexpr CUSIM_HD index_t extent(int axis) noexcept { return shape::extent(axis); }
-  template <class... Idx>
-  CUSIM_HD const T& at(const Idx&... idx) const {
-    return data_[shape::offset(memory_space::constant, idx...)];
-  }
-  T data_[shape::count];
+  mutable T data_[(N0 * ... * N)];
 };
 
 template <class T>
@@ -328,5 +263,16 @@ __device__ span<T> dynamic_shared() {
 }
 
 #endif
+
+/// A read-only array in constant memory, declared at namespace scope:
+/// `__constant__ cusim::const_array<float, 9> weights;` and filled from the host with
+/// cusim::copy_to_constant(weights, values). An aggregate on both backends.
+template <class T, std::size_t N0, std::size_t... N>
+class const_array
+    : public detail::fixed_array<const_array<T, N0, N...>, const T, memory_space::constant, N0, N...> {
+ public:
+  CUSIM_HD const T* data() const noexcept { return data_; }
+  T data_[(N0 * ... * N)];  // public only so that the type stays an aggregate; use copy_to_constant
+};
 
 }  // namespace cusim
