@@ -71,50 +71,54 @@ block_runner& block_runner::for_this_thread() {
 }
 
 void block_runner::run(launch_state& launch, std::uint64_t linear_block) {
-  launch_ = &launch;
   if (launch.stack_bytes != stacks_.stack_bytes()) {  // CUSIM_STACK changed since the last launch
     retire_idle_fibers();
     stacks_.set_stack_bytes(launch.stack_bytes);
   }
-  const launch_config& cfg = launch.config;
-  block_idx_ = {static_cast<unsigned>(linear_block % cfg.grid.x),
-                static_cast<unsigned>(linear_block / cfg.grid.x % cfg.grid.y),
-                static_cast<unsigned>(linear_block / (std::uint64_t{cfg.grid.x} * cfg.grid.y))};
-  nthreads_ = launch.threads_per_block;
-  next_unstarted_ = 0;
-  next_tid_ = {0, 0, 0};
-  waiting_ = 0;
-  aborting_ = false;
-  fault_ = nullptr;
-  overflowed_ = nullptr;
-  progress_ = progress_seen_ = idle_yields_ = 0;
-  barrier_waiters_.clear();
-  barrier_divergent_ = false;
-  warp_waiting_ = 0;
-  ready_.clear();
-  ready_head_ = 0;
-  shared_.reset(cfg.shared_bytes);
+  block_.reset(launch, linear_block);
   ensure_fault_signal_stack();
 
   schedule();
 
   detail::current_thread_ = nullptr;
-  if (fault_) launch.report_fault(linear_block, fault_);
+  if (block_.fault) launch.report_fault(linear_block, block_.fault);
+}
+
+void block_context::reset(launch_state& l, std::uint64_t linear_block) {
+  launch = &l;
+  linear = linear_block;
+  const launch_config& cfg = l.config;
+  idx = {static_cast<unsigned>(linear_block % cfg.grid.x), static_cast<unsigned>(linear_block / cfg.grid.x % cfg.grid.y),
+         static_cast<unsigned>(linear_block / (std::uint64_t{cfg.grid.x} * cfg.grid.y))};
+  nthreads = l.threads_per_block;
+  next_unstarted = 0;
+  next_tid = {0, 0, 0};
+  waiting = 0;
+  aborting = false;
+  fault = nullptr;
+  overflowed = nullptr;
+  progress = progress_seen = idle_yields = 0;
+  barrier_waiters.clear();
+  barrier_divergent = false;
+  warp_waiting = 0;
+  ready.clear();
+  ready_head = 0;
+  shared.reset(cfg.shared_bytes);
 }
 
 void block_runner::schedule() {
   for (;;) {
     if (fiber_slot* next = next_runnable()) {
       switch_to(*next, scheduler_);
-      if (overflowed_) report_overflow();
+      if (block_.overflowed) report_overflow();
       continue;
     }
-    if (waiting_ == 0) return;  // every thread has exited
-    if (aborting_) {            // wake parked threads so that they unwind
-      barrier_waiters_.clear();
-      warp_waiting_ = 0;
+    if (block_.waiting == 0) return;  // every thread has exited
+    if (block_.aborting) {            // wake parked threads so that they unwind
+      block_.barrier_waiters.clear();
+      block_.warp_waiting = 0;
       for (auto& slot : slots_)
-        if (slot->thread.status == thread_status::waiting) make_ready(slot->thread);
+        if (slot->thread.block == &block_ && slot->thread.status == thread_status::waiting) make_ready(slot->thread);
       continue;
     }
     resolve_waits();
@@ -122,17 +126,17 @@ void block_runner::schedule() {
 }
 
 fiber_slot* block_runner::next_runnable() {
-  if (!aborting_ && next_unstarted_ < nthreads_) {
+  if (!block_.aborting && block_.next_unstarted < block_.nthreads) {
     if (idle_.empty()) return &start_fiber();
     fiber_slot* slot = idle_.back();
     idle_.pop_back();
     return slot;
   }
-  if (ready_head_ < ready_.size()) {
-    thread_record* t = ready_[ready_head_++];
-    if (ready_head_ == ready_.size()) {
-      ready_.clear();
-      ready_head_ = 0;
+  if (block_.ready_head < block_.ready.size()) {
+    thread_record* t = block_.ready[block_.ready_head++];
+    if (block_.ready_head == block_.ready.size()) {
+      block_.ready.clear();
+      block_.ready_head = 0;
     }
     return t->fiber;
   }
@@ -153,7 +157,6 @@ fiber_slot& block_runner::start_fiber() {
   thread_record& t = slot->thread;  // what stays the same for every thread the fiber runs
   t.runner = this;
   t.fiber = slot;
-  t.progress = &progress_;
   t.stack_lo = static_cast<const char*>(slot->stack.sp) - slot->stack.size;
   return *slot;
 }
@@ -195,11 +198,11 @@ ctx::fiber block_runner::fiber_main(fiber_slot& self, ctx::fiber&& caller) {
   thread_record& t = self.thread;
   for (;;) {
     enter_block(t);  // a fiber is resumed from idle only for a new block
-    while (!aborting_ && next_unstarted_ < nthreads_) {
+    while (!block_.aborting && block_.next_unstarted < block_.nthreads) {
       take_thread(t);
       run_thread(t);
       t.status = thread_status::exited;
-      ++progress_;
+      ++block_.progress;
     }
     idle_.push_back(&self);
     fiber_slot* next = next_runnable();  // a ready thread, never a thread to start
@@ -208,20 +211,22 @@ ctx::fiber block_runner::fiber_main(fiber_slot& self, ctx::fiber&& caller) {
 }
 
 void block_runner::enter_block(thread_record& t) {
-  t.block_idx = block_idx_;
-  t.block_dim = launch_->config.block;
-  t.grid_dim = launch_->config.grid;
+  t.block = &block_;
+  t.progress = &block_.progress;
+  t.block_idx = block_.idx;
+  t.block_dim = block_.launch->config.block;
+  t.grid_dim = block_.launch->config.grid;
 }
 
 void block_runner::take_thread(thread_record& t) {
-  const dim3 block = launch_->config.block;
-  t.linear = next_unstarted_++;
-  t.thread_idx = next_tid_;
-  if (++next_tid_.x == block.x) {  // CUDA's order: x fastest
-    next_tid_.x = 0;
-    if (++next_tid_.y == block.y) {
-      next_tid_.y = 0;
-      ++next_tid_.z;
+  const dim3 block = block_.launch->config.block;
+  t.linear = block_.next_unstarted++;
+  t.thread_idx = block_.next_tid;
+  if (++block_.next_tid.x == block.x) {  // CUDA's order: x fastest
+    block_.next_tid.x = 0;
+    if (++block_.next_tid.y == block.y) {
+      block_.next_tid.y = 0;
+      ++block_.next_tid.z;
     }
   }
   t.polls = 0;
@@ -232,7 +237,7 @@ void block_runner::take_thread(thread_record& t) {
 
 void block_runner::run_thread(thread_record& t) {
   try {
-    launch_->thunk(launch_->closure);
+    block_.launch->thunk(block_.launch->closure);
   } catch (const ctx::detail::forced_unwind&) {
     throw;
   } catch (const abort_block&) {
@@ -245,8 +250,8 @@ void block_runner::run_thread(thread_record& t) {
 }
 
 void block_runner::fault(std::exception_ptr e) noexcept {
-  if (!fault_) fault_ = std::move(e);  // the first fault in the deterministic thread order
-  aborting_ = true;
+  if (!block_.fault) block_.fault = std::move(e);  // the first fault in the deterministic thread order
+  block_.aborting = true;
 }
 
 void block_runner::fault_from_exception(thread_record& t) noexcept {
@@ -264,7 +269,7 @@ void block_runner::fault_from_exception(thread_record& t) noexcept {
 }
 
 void block_runner::report_overflow() noexcept {
-  thread_record& t = *std::exchange(overflowed_, nullptr);
+  thread_record& t = *std::exchange(block_.overflowed, nullptr);
   fault(std::make_exception_ptr(fault_error(
       fault_kind::stack_overflow, t.thread_idx, t.block_idx,
       fmt::format("stack overflow: the thread needs more than its {} KiB fiber stack (deep recursion or large "
@@ -274,36 +279,36 @@ void block_runner::report_overflow() noexcept {
 }
 
 void block_runner::make_ready(thread_record& t) {
-  if (t.status == thread_status::waiting) --waiting_;
+  if (t.status == thread_status::waiting) --block_.waiting;
   t.status = thread_status::ready;
-  ready_.push_back(&t);
+  block_.ready.push_back(&t);
 }
 
 void block_runner::park(thread_record& self) {
   self.status = thread_status::waiting;
-  ++waiting_;
-  ++progress_;
+  ++block_.waiting;
+  ++block_.progress;
   fiber_slot& me = *self.fiber;
   fiber_slot* next = next_runnable();
   switch_to(next ? *next : scheduler_, me);
   detail::current_thread_ = &self;
   self.status = thread_status::running;
-  if (aborting_) throw abort_block{};
+  if (block_.aborting) throw abort_block{};
 }
 
 int block_runner::sync_block(thread_record& self, detail::sync_op op, int predicate,
                              const detail::source_location& site) {
   self.wait = wait_kind::block_barrier;
   self.site = site;
-  if (barrier_waiters_.empty()) {
-    barrier_site_ = site;
-    barrier_op_ = op;
-    barrier_count_ = 0;
-  } else if (!same_site(site, barrier_site_)) {
-    barrier_divergent_ = true;
+  if (block_.barrier_waiters.empty()) {
+    block_.barrier_site = site;
+    block_.barrier_op = op;
+    block_.barrier_count = 0;
+  } else if (!same_site(site, block_.barrier_site)) {
+    block_.barrier_divergent = true;
   }
-  barrier_count_ += predicate != 0;
-  barrier_waiters_.push_back(&self);
+  block_.barrier_count += predicate != 0;
+  block_.barrier_waiters.push_back(&self);
   park(self);
   return self.result;
 }
@@ -318,19 +323,19 @@ void block_runner::sync_warp(thread_record& self, unsigned mask, const detail::s
   self.wait = wait_kind::warp_barrier;
   self.mask = mask;
   self.site = site;
-  ++warp_waiting_;
+  ++block_.warp_waiting;
   park(self);
 }
 
 void block_runner::poll_yield(thread_record& self) {
-  if (progress_ != progress_seen_) {
-    progress_seen_ = progress_;
-    idle_yields_ = 0;
-  } else if (++idle_yields_ >= deadlock_yields) {
+  if (block_.progress != block_.progress_seen) {
+    block_.progress_seen = block_.progress;
+    block_.idle_yields = 0;
+  } else if (++block_.idle_yields >= deadlock_yields) {
     throw fault_error(fault_kind::deadlock, self.thread_idx, self.block_idx,
                       fmt::format("deadlock: no thread of the block can make progress: this thread spins on "
                                   "atomics that never change ({} threads wait at a barrier)",
-                                  waiting_),
+                                  block_.waiting),
                       {});
   }
   fiber_slot& me = *self.fiber;
@@ -339,18 +344,18 @@ void block_runner::poll_yield(thread_record& self) {
   switch_to(next ? *next : scheduler_, me);
   detail::current_thread_ = &self;
   self.status = thread_status::running;
-  if (aborting_) throw abort_block{};
+  if (block_.aborting) throw abort_block{};
 }
 
 // Called when no thread can run: releases a warp barrier or the block barrier, or reports why
 // none can be released.
 void block_runner::resolve_waits() {
-  if (warp_waiting_ > 0 && release_warps()) return;
-  if (!barrier_waiters_.empty() && warp_waiting_ == 0 && !barrier_divergent_) {
+  if (block_.warp_waiting > 0 && release_warps()) return;
+  if (!block_.barrier_waiters.empty() && block_.warp_waiting == 0 && !block_.barrier_divergent) {
     release_barrier();  // every live thread waits at the same __syncthreads
     return;
   }
-  if (barrier_divergent_) {
+  if (block_.barrier_divergent) {
     report_divergence();
     return;
   }
@@ -358,30 +363,31 @@ void block_runner::resolve_waits() {
   fault(std::make_exception_ptr(fault_error(
       fault_kind::deadlock, t.thread_idx, t.block_idx,
       fmt::format("deadlock: __syncwarp(0x{:08x}) can never complete: lanes of its mask wait at __syncthreads{}",
-                  t.mask, barrier_waiters_.empty() ? std::string() : fmt::format(" ({})", format_site(barrier_site_))),
+                  t.mask, block_.barrier_waiters.empty() ? std::string() : fmt::format(" ({})", format_site(block_.barrier_site))),
       t.site)));
 }
 
 void block_runner::release_barrier() {
-  const int live = static_cast<int>(barrier_waiters_.size());
-  const int result = barrier_op_ == detail::sync_op::count ? barrier_count_
-                     : barrier_op_ == detail::sync_op::all ? (barrier_count_ == live)
-                     : barrier_op_ == detail::sync_op::any ? (barrier_count_ > 0)
+  const int live = static_cast<int>(block_.barrier_waiters.size());
+  const int result = block_.barrier_op == detail::sync_op::count ? block_.barrier_count
+                     : block_.barrier_op == detail::sync_op::all ? (block_.barrier_count == live)
+                     : block_.barrier_op == detail::sync_op::any ? (block_.barrier_count > 0)
                                                            : 0;
-  for (thread_record* t : barrier_waiters_) {
+  for (thread_record* t : block_.barrier_waiters) {
     t->result = result;
     t->status = thread_status::ready;
   }
-  waiting_ -= static_cast<unsigned>(live);
-  ready_.swap(barrier_waiters_);  // nothing was ready: the waiters run next, in arrival order
-  ready_head_ = 0;
-  barrier_waiters_.clear();
+  block_.waiting -= static_cast<unsigned>(live);
+  block_.ready.swap(block_.barrier_waiters);  // nothing was ready: the waiters run next, in arrival order
+  block_.ready_head = 0;
+  block_.barrier_waiters.clear();
 }
 
 std::vector<const thread_record*> block_runner::waiting_threads(wait_kind kind) const {
   std::vector<const thread_record*> out;
   for (const auto& slot : slots_)
-    if (slot->thread.status == thread_status::waiting && slot->thread.wait == kind) out.push_back(&slot->thread);
+    if (slot->thread.block == &block_ && slot->thread.status == thread_status::waiting && slot->thread.wait == kind)
+      out.push_back(&slot->thread);
   std::sort(out.begin(), out.end(), [](const thread_record* a, const thread_record* b) { return a->linear < b->linear; });
   return out;
 }
@@ -416,7 +422,7 @@ bool block_runner::release_warps() {
   unsigned wanted[max_warps] = {}, busy[max_warps] = {};
   for (const auto& slot : slots_) {
     const thread_record& t = slot->thread;
-    if (t.status == thread_status::exited) continue;
+    if (t.block != &block_ || t.status == thread_status::exited) continue;
     if (t.status == thread_status::waiting && t.wait == wait_kind::warp_barrier)
       wanted[t.linear / 32] |= t.mask;
     else
@@ -426,9 +432,9 @@ bool block_runner::release_warps() {
   for (const auto& slot : slots_) {
     thread_record& t = slot->thread;
     const unsigned w = t.linear / 32;
-    if (t.status != thread_status::waiting || t.wait != wait_kind::warp_barrier || (wanted[w] & busy[w]) != 0) continue;
+    if (t.block != &block_ || t.status != thread_status::waiting || t.wait != wait_kind::warp_barrier || (wanted[w] & busy[w]) != 0) continue;
     make_ready(t);
-    --warp_waiting_;
+    --block_.warp_waiting;
     released = true;
   }
   return released;
@@ -436,19 +442,19 @@ bool block_runner::release_warps() {
 
 void* block_runner::bind_shared(thread_record& self, const detail::source_location& site, std::size_t bytes,
                                 std::size_t align) {
-  if (void* p = shared_.bind(site, bytes, align)) return p;
+  if (void* p = block_.shared.bind(site, bytes, align)) return p;
   throw fault_error(fault_kind::shared_memory, self.thread_idx, self.block_idx,
                     fmt::format("too much shared memory: the block's __shared__ arrays and dynamic shared memory "
                                 "need {} bytes, the simulated device has {} per block",
-                                shared_.requested(), shared_memory::limit_bytes),
+                                block_.shared.requested(), shared_memory::limit_bytes),
                     site);
 }
 
 void block_runner::abandon_overflowed(thread_record& self) noexcept {
   // Only plain stores here: this runs in a signal handler. The scheduler formats the report.
-  overflowed_ = &self;
+  block_.overflowed = &self;
   self.status = thread_status::exited;
-  aborting_ = true;
+  block_.aborting = true;
   fiber_slot& me = *self.fiber;
   me.abandoned = true;
   from_ = &me;

@@ -26,6 +26,7 @@ namespace cusim::sim {
 
 struct launch_state;
 class block_runner;
+struct block_context;
 
 enum class thread_status : std::uint8_t { unstarted, running, ready, waiting, exited };
 enum class wait_kind : std::uint8_t { none, block_barrier, warp_barrier };
@@ -37,6 +38,7 @@ struct fiber_slot;
 /// single record. Inline kernel code sees the sim_thread part through current_thread_.
 struct thread_record : detail::sim_thread {
   block_runner* runner = nullptr;
+  block_context* block = nullptr;
   fiber_slot* fiber = nullptr;
   unsigned linear = 0;
   thread_status status = thread_status::exited;
@@ -53,6 +55,41 @@ struct fiber_slot {
   boost::context::stack_context stack{};
   thread_record thread;    ///< the thread it runs (status exited while idle)
   bool abandoned = false;  ///< overflowed its stack: never resumed, never unwound
+};
+
+/// One block's state while it runs, reached from its threads' records. Kept apart from the
+/// runner's fibers so that several blocks can later be in flight on one worker (co-resident
+/// blocks for grid-wide synchronisation) without changing how a block is scheduled.
+struct block_context {
+  launch_state* launch = nullptr;
+  std::uint64_t linear = 0;
+  uint3 idx{};
+  unsigned nthreads = 0;
+  unsigned next_unstarted = 0;
+  uint3 next_tid{};
+  unsigned waiting = 0;  // threads parked at a barrier of either kind
+  bool aborting = false;
+  std::exception_ptr fault;
+  std::uint64_t progress = 0;       // barrier arrivals, exits and modifying atomics
+  std::uint64_t progress_seen = 0;  // progress at the last unproductive yield
+  std::uint64_t idle_yields = 0;
+  thread_record* overflowed = nullptr;
+
+  // The __syncthreads being gathered: its waiters in arrival order, kept as they arrive so that
+  // a release costs no scan of the block.
+  std::vector<thread_record*> barrier_waiters;
+  detail::source_location barrier_site{};
+  detail::sync_op barrier_op = detail::sync_op::plain;
+  int barrier_count = 0;
+  bool barrier_divergent = false;
+  unsigned warp_waiting = 0;
+
+  std::vector<thread_record*> ready;  // run queue, consumed from ready_head
+  std::size_t ready_head = 0;
+  shared_memory shared;
+
+  /// Starts block `linear` of `launch`.
+  void reset(launch_state& launch, std::uint64_t linear);
 };
 
 class block_runner {
@@ -73,7 +110,7 @@ class block_runner {
   void sync_warp(thread_record& self, unsigned mask, const detail::source_location& site);
   CUSIM_SIM_HOT void poll_yield(thread_record& self);
   void* bind_shared(thread_record& self, const detail::source_location& site, std::size_t bytes, std::size_t align);
-  void* dynamic_shared(std::size_t* bytes) noexcept { return shared_.dynamic(bytes); }
+  void* dynamic_shared(std::size_t* bytes) noexcept { return block_.shared.dynamic(bytes); }
   std::size_t stack_bytes() const noexcept { return stacks_.stack_bytes(); }
   /// From the SIGSEGV handler, on the signal stack: `self` overflowed its fiber stack. Records
   /// the fault and leaves the fiber for good; never returns.
@@ -106,36 +143,12 @@ class block_runner {
   // Declared first so that it outlives the fibers whose stacks it owns.
   stack_pool stacks_;
 
-  launch_state* launch_ = nullptr;
-  uint3 block_idx_{};
-  unsigned nthreads_ = 0;
-  unsigned next_unstarted_ = 0;
-  uint3 next_tid_{};
-  unsigned waiting_ = 0;  // threads parked at a barrier of either kind
-  bool aborting_ = false;
-  std::exception_ptr fault_;
-  std::uint64_t progress_ = 0;       // barrier arrivals, exits and modifying atomics
-  std::uint64_t progress_seen_ = 0;  // progress_ at the last unproductive yield
-  std::uint64_t idle_yields_ = 0;
-  thread_record* overflowed_ = nullptr;
-
-  // The __syncthreads being gathered: its waiters in arrival order, kept as they arrive so that
-  // a release costs no scan of the block.
-  std::vector<thread_record*> barrier_waiters_;
-  detail::source_location barrier_site_{};
-  detail::sync_op barrier_op_ = detail::sync_op::plain;
-  int barrier_count_ = 0;
-  bool barrier_divergent_ = false;
-  unsigned warp_waiting_ = 0;
-
-  std::vector<thread_record*> ready_;
-  std::size_t ready_head_ = 0;
+  block_context block_;  // the block in flight (one at a time for now)
   std::vector<std::unique_ptr<fiber_slot>> slots_;
   std::vector<fiber_slot*> free_slots_;
   std::vector<fiber_slot*> idle_;  // fibers parked with nothing to run, resumable for any block
   fiber_slot scheduler_;           // the worker's own stack
   fiber_slot* from_ = nullptr;     // who switched last: the resumed side stores its continuation
-  shared_memory shared_;
 };
 
 }  // namespace cusim::sim

@@ -114,3 +114,41 @@ TEST_CASE("a thread spinning on an atomic flag set by a later thread of its bloc
   cusim::launch(spin_on_flag, 1, 64, flag, out);
   CHECK(out.copy_to_host()[0] == 77);
 }
+
+__global__ void warp_spans_rows(cusim::span<int> out) {
+  // Block (16, 4): warp 0 holds rows 0 and 1, warp 1 rows 2 and 3 (x is fastest).
+  __shared__ cusim::shared_array<int, 4, 16> s;
+  s(threadIdx.y, threadIdx.x) = static_cast<int>(threadIdx.y * 16 + threadIdx.x);
+  __syncwarp();
+  out[threadIdx.y * 16 + threadIdx.x] = s(threadIdx.y ^ 1u, threadIdx.x);  // the other row of the warp
+}
+
+TEST_CASE("in a 2-D block a warp spans rows, and __syncwarp orders it") {
+  cusim::device_array<int> out(64);
+  cusim::launch(warp_spans_rows, 1, dim3(16, 4), out);
+  auto r = out.copy_to_host();
+  for (int y = 0; y < 4; ++y)
+    for (int x = 0; x < 16; ++x) CHECK(r[y * 16 + x] == (y ^ 1) * 16 + x);
+}
+
+__global__ void rotate_rounds(cusim::span<int> out, int rounds) {
+  __shared__ cusim::shared_array<int, 1024> s;
+  const int t = threadIdx.x;
+  s[t] = t;
+  __syncthreads();
+  for (int r = 0; r < rounds; ++r) {
+    const int v = s[(t + 1) % 1024];
+    __syncthreads();
+    s[t] = v;
+    __syncthreads();
+  }
+  out[blockIdx.x * 1024 + t] = s[t];
+}
+
+TEST_CASE("1024-thread blocks pass through a hundred barriers in step") {
+  cusim::device_array<int> out(3 * 1024);
+  cusim::launch(rotate_rounds, 3, 1024, out, 50);
+  auto r = out.copy_to_host();
+  for (int b = 0; b < 3; ++b)
+    for (int t = 0; t < 1024; ++t) CHECK(r[b * 1024 + t] == (t + 50) % 1024);
+}
