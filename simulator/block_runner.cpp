@@ -10,12 +10,12 @@
 #include <cxxabi.h>
 #include <fmt/format.h>
 
-#include <cstring>
 #include <algorithm>
-#include <utility>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <typeinfo>
+#include <utility>
 
 namespace ctx = boost::context;
 
@@ -29,13 +29,23 @@ namespace {
 /// is declared deadlocked (each yield follows detail::poll_yield_threshold idle atomics).
 constexpr std::uint64_t deadlock_yields = 1u << 18;
 
-sim::thread_record& current_record(const char* what) {
+thread_record& current_record(const char* what) {
   if (detail::current_thread_ == nullptr) detail::fail_outside_kernel(what);
   return *static_cast<thread_record*>(detail::current_thread_);
 }
 
 bool same_site(const detail::source_location& a, const detail::source_location& b) {
   return a.line == b.line && a.column == b.column && (a.file == b.file || std::strcmp(a.file, b.file) == 0);
+}
+
+/// Forgets a suspended context without resuming it: ctx::fiber's destructor would unwind it.
+void drop_unwound(ctx::fiber&& f) noexcept {
+  union holder {
+    ctx::fiber fiber;
+    holder() {}
+    ~holder() {}
+  } h;
+  new (&h.fiber) ctx::fiber(std::move(f));
 }
 
 std::string demangled_current_exception_type() {
@@ -54,15 +64,8 @@ block_runner::block_runner() = default;
 // unwinding them this late breaks under AddressSanitizer (its thread state is already gone), so
 // their contexts are dropped as they are; stacks_ then unmaps every stack.
 block_runner::~block_runner() {
-  for (auto& slot : slots_) {
-    if (!slot->fiber) continue;
-    union dropped {
-      ctx::fiber fiber;
-      dropped() {}
-      ~dropped() {}
-    } d;
-    new (&d.fiber) ctx::fiber(std::move(slot->fiber));  // never destroyed: no forced unwind
-  }
+  for (auto& slot : slots_)
+    if (slot->fiber) drop_unwound(std::move(slot->fiber));
 }
 
 block_runner& block_runner::for_this_thread() {
@@ -181,8 +184,8 @@ void block_runner::after_switch(ctx::fiber&& from) noexcept {
   fiber_slot* prev = from_;
   if (prev->abandoned) {
     // `from` is the signal handler's context on the alternate stack: it must never be resumed
-    // or unwound, so it is leaked on purpose; the overflowed stack itself is reused.
-    static_cast<void>(new ctx::fiber(std::move(from)));
+    // or unwound. The overflowed stack itself is reused.
+    drop_unwound(std::move(from));
     stacks_.deallocate(prev->stack);
     prev->abandoned = false;
     free_slots_.push_back(prev);
