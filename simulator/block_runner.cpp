@@ -65,7 +65,7 @@ block_runner::block_runner() = default;
 // their contexts are dropped as they are; stacks_ then unmaps every stack.
 block_runner::~block_runner() {
   for (auto& slot : slots_)
-    if (slot->fiber) drop_unwound(std::move(slot->fiber));
+    if (slot->context) drop_unwound(std::move(slot->context));
 }
 
 block_runner& block_runner::for_this_thread() {
@@ -78,7 +78,7 @@ void block_runner::run(launch_state& launch, std::uint64_t linear_block) {
     retire_idle_fibers();
     stacks_.set_stack_bytes(launch.stack_bytes);
   }
-  block_.reset(launch, linear_block);
+  block_.reset(*this, launch, linear_block);
   ensure_fault_signal_stack();
 
   schedule();
@@ -87,12 +87,15 @@ void block_runner::run(launch_state& launch, std::uint64_t linear_block) {
   if (block_.fault) launch.report_fault(linear_block, block_.fault);
 }
 
-void block_context::reset(launch_state& l, std::uint64_t linear_block) {
+void block_context::reset(block_runner& r, launch_state& l, std::uint64_t linear_block) {
+  runner = &r;
   launch = &l;
   linear = linear_block;
   const launch_config& cfg = l.config;
-  idx = {static_cast<unsigned>(linear_block % cfg.grid.x), static_cast<unsigned>(linear_block / cfg.grid.x % cfg.grid.y),
+  block_idx = {static_cast<unsigned>(linear_block % cfg.grid.x), static_cast<unsigned>(linear_block / cfg.grid.x % cfg.grid.y),
          static_cast<unsigned>(linear_block / (std::uint64_t{cfg.grid.x} * cfg.grid.y))};
+  block_dim = cfg.block;
+  grid_dim = cfg.grid;
   nthreads = l.threads_per_block;
   next_unstarted = 0;
   next_tid = {0, 0, 0};
@@ -121,7 +124,7 @@ void block_runner::schedule() {
       block_.barrier_waiters.clear();
       block_.warp_waiting = 0;
       for (auto& slot : slots_)
-        if (slot->thread.block == &block_ && slot->thread.status == thread_status::waiting) make_ready(slot->thread);
+        if (slot->block == &block_ && slot->status == thread_status::waiting) make_ready(*slot);
       continue;
     }
     resolve_waits();
@@ -141,7 +144,7 @@ fiber_slot* block_runner::next_runnable() {
       block_.ready.clear();
       block_.ready_head = 0;
     }
-    return t->fiber;
+    return static_cast<fiber_slot*>(t);
   }
   return nullptr;
 }
@@ -155,18 +158,15 @@ fiber_slot& block_runner::start_fiber() {
     slot = slots_.emplace_back(std::make_unique<fiber_slot>()).get();
   }
   slot->abandoned = false;
-  slot->fiber = ctx::fiber(std::allocator_arg, pooled_stack(&stacks_, &slot->stack),
+  slot->context = ctx::fiber(std::allocator_arg, pooled_stack(&stacks_, &slot->stack),
                            [this, slot](ctx::fiber&& caller) -> ctx::fiber { fiber_main(*slot, std::move(caller)); });
-  thread_record& t = slot->thread;  // what stays the same for every thread the fiber runs
-  t.runner = this;
-  t.fiber = slot;
-  t.stack_lo = static_cast<const char*>(slot->stack.sp) - slot->stack.size;
+  slot->stack_lo = static_cast<const char*>(slot->stack.sp) - slot->stack.size;
   return *slot;
 }
 
 void block_runner::retire_idle_fibers() noexcept {
   for (fiber_slot* slot : idle_) {
-    slot->fiber = ctx::fiber();  // unwinds the idle fiber; its stack returns to stacks_
+    slot->context = ctx::fiber();  // unwinds the idle fiber; its stack returns to stacks_
     free_slots_.push_back(slot);
   }
   idle_.clear();
@@ -177,7 +177,7 @@ void block_runner::retire_idle_fibers() noexcept {
 void block_runner::switch_to(fiber_slot& target, fiber_slot& self) {
   if (&target == &self) return;
   from_ = &self;
-  after_switch(std::move(target.fiber).resume());
+  after_switch(std::move(target.context).resume());
 }
 
 void block_runner::after_switch(ctx::fiber&& from) noexcept {
@@ -191,14 +191,14 @@ void block_runner::after_switch(ctx::fiber&& from) noexcept {
     free_slots_.push_back(prev);
     return;
   }
-  prev->fiber = std::move(from);
+  prev->context = std::move(from);
 }
 
 // A fiber's life: run threads while the block has unstarted ones, then idle until a block needs
 // a fiber again. It ends only when the runner is destroyed (forced unwind).
 ctx::fiber block_runner::fiber_main(fiber_slot& self, ctx::fiber&& caller) {
   after_switch(std::move(caller));
-  thread_record& t = self.thread;
+  thread_record& t = self;
   for (;;) {
     enter_block(t);  // a fiber is resumed from idle only for a new block
     while (!block_.aborting && block_.next_unstarted < block_.nthreads) {
@@ -213,13 +213,7 @@ ctx::fiber block_runner::fiber_main(fiber_slot& self, ctx::fiber&& caller) {
   }
 }
 
-void block_runner::enter_block(thread_record& t) {
-  t.block = &block_;
-  t.progress = &block_.progress;
-  t.block_idx = block_.idx;
-  t.block_dim = block_.launch->config.block;
-  t.grid_dim = block_.launch->config.grid;
-}
+void block_runner::enter_block(thread_record& t) { t.block = &block_; }
 
 void block_runner::take_thread(thread_record& t) {
   const dim3 block = block_.launch->config.block;
@@ -268,13 +262,13 @@ void block_runner::fault_from_exception(thread_record& t) noexcept {
   }
   std::string message = what.empty() ? fmt::format("uncaught exception of type {} in kernel", type)
                                      : fmt::format("uncaught exception of type {} in kernel: {}", type, what);
-  fault(std::make_exception_ptr(fault_error(fault_kind::exception, t.thread_idx, t.block_idx, message, {})));
+  fault(std::make_exception_ptr(fault_error(fault_kind::exception, t.thread_idx, t.block->block_idx, message, {})));
 }
 
 void block_runner::report_overflow() noexcept {
   thread_record& t = *std::exchange(block_.overflowed, nullptr);
   fault(std::make_exception_ptr(fault_error(
-      fault_kind::stack_overflow, t.thread_idx, t.block_idx,
+      fault_kind::stack_overflow, t.thread_idx, t.block->block_idx,
       fmt::format("stack overflow: the thread needs more than its {} KiB fiber stack (deep recursion or large "
                   "local arrays); raise CUSIM_STACK (KiB)",
                   stacks_.stack_bytes() / 1024),
@@ -291,7 +285,7 @@ void block_runner::park(thread_record& self) {
   self.status = thread_status::waiting;
   ++block_.waiting;
   ++block_.progress;
-  fiber_slot& me = *self.fiber;
+  fiber_slot& me = static_cast<fiber_slot&>(self);
   fiber_slot* next = next_runnable();
   switch_to(next ? *next : scheduler_, me);
   detail::current_thread_ = &self;
@@ -319,7 +313,7 @@ int block_runner::sync_block(thread_record& self, detail::sync_op op, int predic
 void block_runner::sync_warp(thread_record& self, unsigned mask, const detail::source_location& site) {
   const unsigned lane = self.linear % 32;
   if ((mask & (1u << lane)) == 0) {
-    throw fault_error(fault_kind::barrier_divergence, self.thread_idx, self.block_idx,
+    throw fault_error(fault_kind::barrier_divergence, self.thread_idx, self.block->block_idx,
                       fmt::format("__syncwarp(0x{:08x}) called by lane {}, which is not in the mask", mask, lane),
                       site);
   }
@@ -335,13 +329,13 @@ void block_runner::poll_yield(thread_record& self) {
     block_.progress_seen = block_.progress;
     block_.idle_yields = 0;
   } else if (++block_.idle_yields >= deadlock_yields) {
-    throw fault_error(fault_kind::deadlock, self.thread_idx, self.block_idx,
+    throw fault_error(fault_kind::deadlock, self.thread_idx, self.block->block_idx,
                       fmt::format("deadlock: no thread of the block can make progress: this thread spins on "
                                   "atomics that never change ({} threads wait at a barrier)",
                                   block_.waiting),
                       {});
   }
-  fiber_slot& me = *self.fiber;
+  fiber_slot& me = static_cast<fiber_slot&>(self);
   make_ready(self);
   fiber_slot* next = next_runnable();  // possibly self again, when it is the only runnable thread
   switch_to(next ? *next : scheduler_, me);
@@ -364,7 +358,7 @@ void block_runner::resolve_waits() {
   }
   const thread_record& t = *waiting_threads(wait_kind::warp_barrier).front();
   fault(std::make_exception_ptr(fault_error(
-      fault_kind::deadlock, t.thread_idx, t.block_idx,
+      fault_kind::deadlock, t.thread_idx, t.block->block_idx,
       fmt::format("deadlock: __syncwarp(0x{:08x}) can never complete: lanes of its mask wait at __syncthreads{}",
                   t.mask, block_.barrier_waiters.empty() ? std::string() : fmt::format(" ({})", format_site(block_.barrier_site))),
       t.site)));
@@ -389,8 +383,7 @@ void block_runner::release_barrier() {
 std::vector<const thread_record*> block_runner::waiting_threads(wait_kind kind) const {
   std::vector<const thread_record*> out;
   for (const auto& slot : slots_)
-    if (slot->thread.block == &block_ && slot->thread.status == thread_status::waiting && slot->thread.wait == kind)
-      out.push_back(&slot->thread);
+    if (slot->block == &block_ && slot->status == thread_status::waiting && slot->wait == kind) out.push_back(slot.get());
   std::sort(out.begin(), out.end(), [](const thread_record* a, const thread_record* b) { return a->linear < b->linear; });
   return out;
 }
@@ -410,10 +403,10 @@ void block_runner::report_divergence() {
   std::string sites;
   for (const auto& [site, n] : per_site) sites += fmt::format("{}{} at {}", sites.empty() ? "" : ", ", n, site);
   fault(std::make_exception_ptr(fault_error(
-      fault_kind::barrier_divergence, other->thread_idx, other->block_idx,
+      fault_kind::barrier_divergence, other->thread_idx, other->block->block_idx,
       fmt::format("barrier divergence: threads of the block wait at different __syncthreads ({}); thread {} "
                   "waits at {}",
-                  sites, format_tag(first->thread_idx, first->block_idx), format_site(first->site)),
+                  sites, format_tag(first->thread_idx, first->block->block_idx), format_site(first->site)),
       other->site)));
 }
 
@@ -424,7 +417,7 @@ bool block_runner::release_warps() {
   constexpr unsigned max_warps = 1024 / 32;
   unsigned wanted[max_warps] = {}, busy[max_warps] = {};
   for (const auto& slot : slots_) {
-    const thread_record& t = slot->thread;
+    const thread_record& t = *slot;
     if (t.block != &block_ || t.status == thread_status::exited) continue;
     if (t.status == thread_status::waiting && t.wait == wait_kind::warp_barrier)
       wanted[t.linear / 32] |= t.mask;
@@ -433,7 +426,7 @@ bool block_runner::release_warps() {
   }
   bool released = false;
   for (const auto& slot : slots_) {
-    thread_record& t = slot->thread;
+    thread_record& t = *slot;
     const unsigned w = t.linear / 32;
     if (t.block != &block_ || t.status != thread_status::waiting || t.wait != wait_kind::warp_barrier || (wanted[w] & busy[w]) != 0) continue;
     make_ready(t);
@@ -446,7 +439,7 @@ bool block_runner::release_warps() {
 void* block_runner::bind_shared(thread_record& self, const detail::source_location& site, std::size_t bytes,
                                 std::size_t align) {
   if (void* p = block_.shared.bind(site, bytes, align)) return p;
-  throw fault_error(fault_kind::shared_memory, self.thread_idx, self.block_idx,
+  throw fault_error(fault_kind::shared_memory, self.thread_idx, self.block->block_idx,
                     fmt::format("too much shared memory: the block's __shared__ arrays and dynamic shared memory "
                                 "need {} bytes, the simulated device has {} per block",
                                 block_.shared.requested(), shared_memory::limit_bytes),
@@ -458,10 +451,10 @@ void block_runner::abandon_overflowed(thread_record& self) noexcept {
   block_.overflowed = &self;
   self.status = thread_status::exited;
   block_.aborting = true;
-  fiber_slot& me = *self.fiber;
+  fiber_slot& me = static_cast<fiber_slot&>(self);
   me.abandoned = true;
   from_ = &me;
-  static_cast<void>(std::move(scheduler_.fiber).resume());
+  static_cast<void>(std::move(scheduler_.context).resume());
   __builtin_unreachable();
 }
 
@@ -471,17 +464,17 @@ namespace cusim::detail {
 
 int sync_block(sync_op op, int predicate, const source_location& site) {
   sim::thread_record& t = sim::current_record("__syncthreads");
-  return t.runner->sync_block(t, op, predicate, site);
+  return sim::runner_of(t).sync_block(t, op, predicate, site);
 }
 
 void sync_warp(unsigned mask, const source_location& site) {
   sim::thread_record& t = sim::current_record("__syncwarp");
-  t.runner->sync_warp(t, mask, site);
+  sim::runner_of(t).sync_warp(t, mask, site);
 }
 
 void poll_yield() {
   sim::thread_record& t = sim::current_record("an atomic poll");
-  t.runner->poll_yield(t);
+  sim::runner_of(t).poll_yield(t);
 }
 
 }  // namespace cusim::detail

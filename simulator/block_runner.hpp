@@ -31,46 +31,39 @@ struct block_context;
 enum class thread_status : std::uint8_t { unstarted, running, ready, waiting, exited };
 enum class wait_kind : std::uint8_t { none, block_barrier, warp_barrier };
 
-struct fiber_slot;
-
-/// The simulated thread a fiber currently runs. It lives in the fiber's slot (a fiber hosts one
+/// The simulated thread a fiber currently runs. It is the fiber's slot itself (a fiber hosts one
 /// thread at a time and a parked thread parks its fiber), so a block without barriers touches a
-/// single record. Inline kernel code sees the sim_thread part through current_thread_.
-struct thread_record : detail::sim_thread {
-  block_runner* runner = nullptr;
-  block_context* block = nullptr;
-  fiber_slot* fiber = nullptr;
-  unsigned linear = 0;
+/// single record. Everything a barrier wait touches fits in its first cache line. Inline kernel
+/// code sees the sim_thread part through current_thread_.
+struct alignas(64) thread_record : detail::sim_thread {
+  boost::context::fiber context;  ///< the suspended fiber; empty while it runs
+  detail::source_location site{};  ///< where it waits
   thread_status status = thread_status::exited;
   wait_kind wait = wait_kind::none;
-  detail::sync_op op = detail::sync_op::plain;
-  int predicate = 0;
-  int result = 0;
+  int result = 0;  ///< what __syncthreads_count/_and/_or return
   unsigned mask = 0;
-  detail::source_location site{};
+  unsigned linear = 0;
 };
 
-struct fiber_slot {
-  boost::context::fiber fiber;  ///< the suspended context, empty while running or finished
+/// A fiber: the thread it runs, and its stack.
+struct fiber_slot : thread_record {
   boost::context::stack_context stack{};
-  thread_record thread;    ///< the thread it runs (status exited while idle)
   bool abandoned = false;  ///< overflowed its stack: never resumed, never unwound
 };
 
 /// One block's state while it runs, reached from its threads' records. Kept apart from the
 /// runner's fibers so that several blocks can later be in flight on one worker (co-resident
 /// blocks for grid-wide synchronisation) without changing how a block is scheduled.
-struct block_context {
+struct block_context : detail::block_info {
+  block_runner* runner = nullptr;
   launch_state* launch = nullptr;
   std::uint64_t linear = 0;
-  uint3 idx{};
   unsigned nthreads = 0;
   unsigned next_unstarted = 0;
   uint3 next_tid{};
   unsigned waiting = 0;  // threads parked at a barrier of either kind
   bool aborting = false;
   std::exception_ptr fault;
-  std::uint64_t progress = 0;       // barrier arrivals, exits and modifying atomics
   std::uint64_t progress_seen = 0;  // progress at the last unproductive yield
   std::uint64_t idle_yields = 0;
   thread_record* overflowed = nullptr;
@@ -88,8 +81,8 @@ struct block_context {
   std::size_t ready_head = 0;
   shared_memory shared;
 
-  /// Starts block `linear` of `launch`.
-  void reset(launch_state& launch, std::uint64_t linear);
+  /// Starts block `linear` of `launch` on `runner`.
+  void reset(block_runner& runner, launch_state& launch, std::uint64_t linear);
 };
 
 class block_runner {
@@ -150,5 +143,8 @@ class block_runner {
   fiber_slot scheduler_;           // the worker's own stack
   fiber_slot* from_ = nullptr;     // who switched last: the resumed side stores its continuation
 };
+
+/// The runner (worker) that runs `t`'s block.
+inline block_runner& runner_of(const thread_record& t) { return *static_cast<block_context*>(t.block)->runner; }
 
 }  // namespace cusim::sim

@@ -28,11 +28,11 @@ void fail_outside_kernel(const char* what) {
 
 void* bind_shared(const source_location& site, std::size_t bytes, std::size_t align) {
   sim::thread_record& t = current("a __shared__ cusim::shared_array");
-  return t.runner->bind_shared(t, site, bytes, align);
+  return sim::runner_of(t).bind_shared(t, site, bytes, align);
 }
 
 void* dynamic_shared_memory(std::size_t* bytes) {
-  return current("cusim::dynamic_shared").runner->dynamic_shared(bytes);
+  return sim::runner_of(current("cusim::dynamic_shared")).dynamic_shared(bytes);
 }
 
 void fail_out_of_bounds(std::int64_t index, std::int64_t extent, int axis, memory_space space,
@@ -41,15 +41,15 @@ void fail_out_of_bounds(std::int64_t index, std::int64_t extent, int axis, memor
     throw std::out_of_range(fmt::format("index {} is out of bounds for axis {} with size {} ({}, {}, host code)",
                                         index, axis, extent, sim::space_name(space), sim::format_site(site)));
   const sim_thread& t = *current_thread_;
-  throw sim::out_of_bounds_error(t.thread_idx, t.block_idx, index, extent, axis, space, site);
+  throw sim::out_of_bounds_error(t.thread_idx, t.block->block_idx, index, extent, axis, space, site);
 }
 
 void fail_local_array(std::size_t bytes, const source_location& site) {
   const sim_thread& t = *current_thread_;
-  throw sim::fault_error(fault_kind::stack_overflow, t.thread_idx, t.block_idx,
+  throw sim::fault_error(fault_kind::stack_overflow, t.thread_idx, t.block->block_idx,
                          fmt::format("local array of {} bytes does not fit in the thread's {} KiB fiber stack; "
                                      "raise CUSIM_STACK (KiB)",
-                                     bytes, static_cast<sim::thread_record*>(current_thread_)->runner->stack_bytes() / 1024),
+                                     bytes, sim::runner_of(*static_cast<sim::thread_record*>(current_thread_)).stack_bytes() / 1024),
                          site);
 }
 
@@ -59,7 +59,7 @@ void fail_assert(const char* expr, const char* function, const source_location& 
     std::abort();
   }
   const sim_thread& t = *current_thread_;
-  throw sim::fault_error(fault_kind::assertion, t.thread_idx, t.block_idx,
+  throw sim::fault_error(fault_kind::assertion, t.thread_idx, t.block->block_idx,
                          fmt::format("device-side assertion `{}` failed in {}", expr, function), site);
 }
 

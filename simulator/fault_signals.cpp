@@ -26,15 +26,15 @@ void restore_and_return(int sig) {
 void on_fault(int sig, siginfo_t* info, void*) {
   auto* t = static_cast<thread_record*>(detail::current_thread_);
   const char* addr = static_cast<const char*>(info->si_addr);
-  if (t != nullptr && t->runner != nullptr && addr < t->stack_lo && addr >= t->stack_lo - fiber_guard_bytes)
-    t->runner->abandon_overflowed(*t);  // does not return
+  if (t != nullptr && t->block != nullptr && addr < t->stack_lo && addr >= t->stack_lo - fiber_guard_bytes)
+    runner_of(*t).abandon_overflowed(*t);  // does not return
   if (t != nullptr) {
     char line[192];
     int n = std::snprintf(line, sizeof line,
                           "cusim: tid=[%u, %u, %u] ctaid=[%u, %u, %u]: %s at address %p in a kernel thread "
                           "(a raw pointer out of bounds?)\n",
-                          t->thread_idx.x, t->thread_idx.y, t->thread_idx.z, t->block_idx.x, t->block_idx.y,
-                          t->block_idx.z, sig == SIGSEGV ? "segmentation fault" : "bus error", info->si_addr);
+                          t->thread_idx.x, t->thread_idx.y, t->thread_idx.z, t->block->block_idx.x, t->block->block_idx.y,
+                          t->block->block_idx.z, sig == SIGSEGV ? "segmentation fault" : "bus error", info->si_addr);
     if (n > 0) static_cast<void>(!::write(STDERR_FILENO, line, static_cast<std::size_t>(n)));
   }
   restore_and_return(sig);  // the faulting access repeats and takes the default action

@@ -12,16 +12,23 @@
 
 namespace cusim::detail {
 
-/// The part of a simulated thread's state that inline kernel code reads. The simulator's
-/// thread record derives from it; one is current on each OS thread while a kernel runs.
-struct sim_thread {
-  uint3 thread_idx;
+/// What the threads of a block share: blockIdx, blockDim, gridDim, and a progress counter the
+/// deadlock detection reads. The simulator's block context derives from it.
+struct block_info {
   uint3 block_idx;
   dim3 block_dim;
   dim3 grid_dim;
-  const char* stack_lo;         ///< lowest usable address of the fiber stack
-  std::uint64_t* progress;      ///< the block's count of memory-modifying atomics
-  unsigned polls;               ///< consecutive atomics of this thread that changed nothing
+  std::uint64_t progress;  ///< memory-modifying atomics, barrier arrivals and exits
+};
+
+/// The part of a simulated thread's state that inline kernel code reads. The simulator's
+/// thread record derives from it; one is current on each OS thread while a kernel runs. Small on
+/// purpose: with the scheduler's fields it fits one cache line.
+struct sim_thread {
+  uint3 thread_idx;
+  unsigned polls;        ///< consecutive atomics of this thread that changed nothing
+  block_info* block;     ///< the block the thread belongs to
+  const char* stack_lo;  ///< lowest usable address of the fiber stack
 };
 
 extern __thread sim_thread* current_thread_;
@@ -61,7 +68,7 @@ inline void note_atomic(bool modified) {
   if (t == nullptr) return;  // an atomic on the host
   if (modified) {
     t->polls = 0;
-    ++*t->progress;
+    ++t->block->progress;
   } else if (++t->polls >= poll_yield_threshold) {
     t->polls = 0;
     poll_yield();
@@ -71,7 +78,7 @@ inline void note_atomic(bool modified) {
 }  // namespace cusim::detail
 
 #define threadIdx (::cusim::detail::this_thread().thread_idx)
-#define blockIdx (::cusim::detail::this_thread().block_idx)
-#define blockDim (::cusim::detail::this_thread().block_dim)
-#define gridDim (::cusim::detail::this_thread().grid_dim)
+#define blockIdx (::cusim::detail::this_thread().block->block_idx)
+#define blockDim (::cusim::detail::this_thread().block->block_dim)
+#define gridDim (::cusim::detail::this_thread().block->grid_dim)
 inline constexpr int warpSize = 32;
