@@ -154,6 +154,21 @@ TEST_CASE("the reported fault is the same with one worker and with many" * docte
   CHECK(one.rfind("tid=[4, 0, 0] ctaid=[3, 0, 0]: index 100 ", 0) == 0);
 }
 
+__global__ void fault_in_two_blocks(cusim::span<int> out) {
+  const bool first = blockIdx.x == 2 && blockIdx.y == 1;   // linear block 1 * 3 + 2 = 5
+  const bool second = blockIdx.x == 0 && blockIdx.y == 2;  // linear block 2 * 3 + 0 = 6
+  if ((first && threadIdx.x == 7) || (second && threadIdx.x == 1)) out[100 + threadIdx.x] = 1;
+}
+
+TEST_CASE("with a 2-D grid the lowest faulting block in linear order is reported" * doctest::skip(!on_simulator)) {
+  cusim::device_array<int> out(10);
+  for (const char* workers : {"1", "2", "8"}) {
+    scoped_env w("CUSIM_WORKERS", workers);
+    const std::string msg = kernel_error_of([&] { cusim::launch(fault_in_two_blocks, dim3(3, 3), 32, out); });
+    CHECK(msg.rfind("tid=[7, 0, 0] ctaid=[2, 1, 0]: index 107 is out of bounds for axis 0 with size 10", 0) == 0);
+  }
+}
+
 TEST_CASE("a checked view indexed out of bounds in host code throws std::out_of_range" * doctest::skip(!on_simulator)) {
   std::vector<int> h(3);
   cusim::span<int> s(h.data(), h.size());
