@@ -4,20 +4,9 @@
 
 #include <sys/mman.h>
 
-#include <cstdlib>
 #include <new>
 
 namespace cusim::sim {
-
-std::size_t fiber_stack_bytes_from_env() {
-  std::size_t kib = 256;
-  if (const char* env = std::getenv("CUSIM_STACK")) {
-    char* end = nullptr;
-    unsigned long v = std::strtoul(env, &end, 10);
-    if (end != env && v >= 16 && v <= 1024 * 1024) kib = v;
-  }
-  return kib * 1024;
-}
 
 stack_pool::~stack_pool() {
   for (const auto& [base, length] : lengths_) ::munmap(base, length);  // free and in-use stacks

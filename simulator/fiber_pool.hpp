@@ -11,8 +11,6 @@
 
 namespace cusim::sim {
 
-/// Usable bytes of each fiber stack: CUSIM_STACK (KiB) or the default of 256 KiB.
-std::size_t fiber_stack_bytes_from_env();
 /// Bytes of PROT_NONE guard below each stack.
 inline constexpr std::size_t fiber_guard_bytes = 64 * 1024;
 /// Stack tops are staggered over this many bytes, in cache lines, so that the hot top frames of

@@ -4,19 +4,16 @@
 
 #include "block_runner.hpp"
 #include "device.hpp"
-#include "fiber_pool.hpp"
 #include "runtime_api.hpp"
+#include "settings.hpp"
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
-#include <cstdio>
-#include <cstdlib>
 #include <map>
 #include <memory>
 #include <mutex>
-#include <thread>
 
 namespace cusim::sim {
 
@@ -28,28 +25,7 @@ void launch_state::report_fault(std::uint64_t block, std::exception_ptr e) {
   }
 }
 
-unsigned worker_count() {
-  unsigned n = std::thread::hardware_concurrency();
-  if (const char* env = std::getenv("CUSIM_WORKERS")) {
-    char* end = nullptr;
-    unsigned long v = std::strtoul(env, &end, 10);
-    if (end != env && v >= 1 && v <= 4096) n = static_cast<unsigned>(v);
-  }
-  return n == 0 ? 1 : n;
-}
-
 namespace {
-
-// Controls of the contract that this version does not implement yet: say so once, rather than
-// let a user believe that a checker ran.
-void warn_unsupported_settings() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    for (const char* name : {"CUSIM_CHECK", "CUSIM_BREAK", "CUSIM_SCHEDULE"})
-      if (std::getenv(name) != nullptr)
-        std::fprintf(stderr, "cusim: %s is not supported by this version of cusim and is ignored\n", name);
-  });
-}
 
 void run_blocks(launch_state& launch, std::uint64_t begin, std::uint64_t end) {
   block_runner& runner = block_runner::for_this_thread();
@@ -99,7 +75,7 @@ void launch_kernel(const launch_config& config, void (*thunk)(void*), void* clos
   launch.closure = closure;
   launch.threads_per_block = config.block.x * config.block.y * config.block.z;
   launch.blocks = std::uint64_t{config.grid.x} * config.grid.y * config.grid.z;
-  launch.stack_bytes = sim::fiber_stack_bytes_from_env();
+  launch.stack_bytes = sim::fiber_stack_bytes();
   std::exception_ptr fault = sim::run_grid(launch);
   if (!fault) return;
   if (config.stream != nullptr) {

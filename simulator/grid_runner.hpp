@@ -32,8 +32,6 @@ struct launch_state {
   }
 };
 
-/// Worker count for the next launch: CUSIM_WORKERS, default all cores.
-unsigned worker_count();
 /// Runs every block of `launch`; returns the fault to report (or null).
 std::exception_ptr run_grid(launch_state& launch);
 

@@ -2,6 +2,11 @@
 // Launch validation and faults inside kernels: each a clear error, never a hang or a crash.
 #include "test_support.hpp"
 
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
 #include <stdexcept>
 #include <vector>
 
@@ -204,6 +209,39 @@ TEST_CASE("a launch from inside a kernel is rejected as a tagged error") {
   CHECK(msg == "tid=[0, 0, 0] ctaid=[0, 0, 0]: uncaught exception of type cusim::cuda_error in kernel: cusim::launch: "
                "operation not supported (cudaErrorNotSupported): a launch from inside a kernel (dynamic parallelism) "
                "is not supported by the simulator");
+}
+
+/// Runs `f` with stderr redirected to a file and returns what it wrote there.
+template <class F>
+std::string stderr_of(F&& f) {
+  char path[] = "/tmp/cusim-stderr-XXXXXX";
+  const int fd = ::mkstemp(path);
+  REQUIRE(fd >= 0);
+  std::fflush(stderr);
+  const int saved = ::dup(STDERR_FILENO);
+  ::dup2(fd, STDERR_FILENO);
+  f();
+  std::fflush(stderr);
+  ::dup2(saved, STDERR_FILENO);
+  ::close(saved);
+  ::close(fd);
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  ::unlink(path);
+  return text.str();
+}
+
+TEST_CASE("an unusable CUSIM_WORKERS or CUSIM_STACK is reported, and the default used") {
+  cusim::device_array<int> out(1);
+  const std::string err = stderr_of([&] {
+    scoped_env workers("CUSIM_WORKERS", "one");
+    scoped_env stack("CUSIM_STACK", "8");
+    cusim::launch(child, 1, 1, out);
+  });
+  CHECK(err.find("cusim: CUSIM_WORKERS=one is not an integer from 1 to 4096; using all cores\n") != std::string::npos);
+  CHECK(err.find("cusim: CUSIM_STACK=8 is not an integer from 16 to 1048576; using 256 KiB\n") != std::string::npos);
+  CHECK(out.copy_to_host()[0] == 1);
 }
 
 TEST_CASE("a kernel fault on a stream surfaces at synchronisation") {
