@@ -41,12 +41,14 @@ unsigned worker_count() {
 std::size_t fiber_stack_bytes() { return from_env("CUSIM_STACK", 16, 1024 * 1024, 256, "256 KiB") * 1024; }
 
 void warn_unsupported_settings() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    for (const char* name : {"CUSIM_CHECK", "CUSIM_BREAK", "CUSIM_SCHEDULE"})
-      if (std::getenv(name) != nullptr)
-        std::fprintf(stderr, "cusim: %s is not supported by this version of cusim and is ignored\n", name);
-  });
+  static std::mutex mutex;
+  static std::set<std::string> warned;
+  for (const char* name : {"CUSIM_CHECK", "CUSIM_BREAK", "CUSIM_SCHEDULE"}) {
+    if (std::getenv(name) == nullptr) continue;
+    std::lock_guard lock(mutex);
+    if (warned.insert(name).second)
+      std::fprintf(stderr, "cusim: %s is not supported by this version of cusim and is ignored\n", name);
+  }
 }
 
 }  // namespace cusim::sim

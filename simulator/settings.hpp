@@ -11,7 +11,7 @@ namespace cusim::sim {
 unsigned worker_count();
 /// CUSIM_STACK (KiB): usable bytes of each fiber stack (default 256 KiB).
 std::size_t fiber_stack_bytes();
-/// Warns once about controls of the contract that this version does not implement.
+/// Warns, once per variable, about controls of the contract that this version does not implement.
 void warn_unsupported_settings();
 
 }  // namespace cusim::sim

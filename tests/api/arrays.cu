@@ -54,7 +54,8 @@ TEST_CASE("const_array is filled with copy_to_constant and read in kernels") {
   cusim::device_array<float> out(3);
   cusim::launch(apply_weights, 1, 3, out);
   CHECK(out.copy_to_host() == std::vector<float>{6, 15, 24});
-  CHECK_THROWS_AS(cusim::copy_to_constant(weights, std::vector<float>{1, 2}), cusim::cuda_error);
+  CHECK_THROWS_WITH_AS(cusim::copy_to_constant(weights, std::vector<float>{1, 2}),
+                       "cusim::copy_to_constant: host range has 2 elements, the constant array has 9", cusim::cuda_error);
 }
 
 // -- out-of-bounds reports: the first fault in thread order of the lowest faulting block ----

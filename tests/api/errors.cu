@@ -2,7 +2,10 @@
 // Launch validation and faults inside kernels: each a clear error, never a hang or a crash.
 #include "test_support.hpp"
 
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <csignal>
 
 #include <cstdio>
 #include <fstream>
@@ -21,6 +24,11 @@ TEST_CASE("bad launch configurations fail with CUDA's error codes") {
       cusim::launch(noop, cfg, out);
       cusim::synchronize();
     } catch (const cusim::cuda_error& e) {
+      if (on_simulator) {  // CUDA's string, then its name, then what is wrong
+        const std::string prefix = std::string("cusim::launch: ") + cudaGetErrorString(e.code()) + " (" +
+                                   cudaGetErrorName(e.code()) + "): ";
+        CHECK(std::string(e.what()).rfind(prefix, 0) == 0);
+      }
       return e.code();
     }
     return cudaSuccess;
@@ -242,6 +250,54 @@ TEST_CASE("an unusable CUSIM_WORKERS or CUSIM_STACK is reported, and the default
   CHECK(err.find("cusim: CUSIM_WORKERS=one is not an integer from 1 to 4096; using all cores\n") != std::string::npos);
   CHECK(err.find("cusim: CUSIM_STACK=8 is not an integer from 16 to 1048576; using 256 KiB\n") != std::string::npos);
   CHECK(out.copy_to_host()[0] == 1);
+}
+
+TEST_CASE("controls this version does not implement are reported once, not silently ignored") {
+  cusim::device_array<int> out(1);
+  const std::string err = stderr_of([&] {
+    scoped_env check("CUSIM_CHECK", "race");
+    cusim::launch(child, 1, 1, out);
+    cusim::launch(child, 1, 1, out);
+  });
+  const std::string line = "cusim: CUSIM_CHECK is not supported by this version of cusim and is ignored\n";
+  CHECK(err == line);
+}
+
+TEST_CASE("a CUDA built-in or barrier used outside a kernel is a logic_error") {
+  CHECK_THROWS_WITH_AS(static_cast<void>(threadIdx.x), "cusim: a CUDA built-in (threadIdx, blockIdx, ...) used outside a kernel",
+                       std::logic_error);
+  CHECK_THROWS_WITH_AS(__syncthreads(), "cusim: __syncthreads used outside a kernel", std::logic_error);
+}
+
+__global__ void write_through(int* p) {
+  volatile int* target = p;
+  if (threadIdx.x == 3) *target = 1;
+}
+
+TEST_CASE("a segmentation fault in a kernel names the thread before the process dies" * doctest::skip(sanitized)) {
+  std::fflush(nullptr);
+  char path[] = "/tmp/cusim-segv-XXXXXX";
+  const int fd = ::mkstemp(path);
+  REQUIRE(fd >= 0);
+  const pid_t pid = ::fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {  // the child faults on purpose
+    ::dup2(fd, STDERR_FILENO);
+    ::setenv("CUSIM_WORKERS", "1", 1);
+    cusim::launch(write_through, 1, 8, reinterpret_cast<int*>(16));
+    ::_exit(0);
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  ::close(fd);
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  ::unlink(path);
+  CHECK(WIFSIGNALED(status));
+  CHECK(WTERMSIG(status) == SIGSEGV);
+  CHECK(text.str().find("cusim: tid=[3, 0, 0] ctaid=[0, 0, 0]: segmentation fault at address 0x10 in a kernel thread "
+                        "(a raw pointer out of bounds?)\n") != std::string::npos);
 }
 
 TEST_CASE("a kernel fault on a stream surfaces at synchronisation") {

@@ -167,7 +167,9 @@ TEST_CASE("device_array owns, shapes and copies") {
   auto like = cusim::device_array_like(b);
   CHECK(like.shape() == b.shape());
   std::vector<double> wrong(5);
-  CHECK_THROWS_AS(b.copy_to_host(wrong), cusim::cuda_error);
+  CHECK_THROWS_WITH_AS(b.copy_to_host(wrong),
+                       "cusim::device_array::copy_to_host: host range has 5 elements, the array has 12",
+                       cusim::cuda_error);
   auto empty = cusim::to_device(std::vector<int>{});
   CHECK(empty.size() == 0);
   CHECK(empty.copy_to_host().empty());
