@@ -260,7 +260,9 @@ TEST_CASE("controls this version does not implement are reported once, not silen
     cusim::launch(child, 1, 1, out);
   });
   const std::string line = "cusim: CUSIM_CHECK is not supported by this version of cusim and is ignored\n";
-  CHECK(err == line);
+  const auto first = err.find(line);
+  CHECK(first != std::string::npos);
+  CHECK(err.find(line, first + 1) == std::string::npos);  // once, although launched twice
 }
 
 TEST_CASE("a CUDA built-in or barrier used outside a kernel is a logic_error") {
@@ -281,8 +283,9 @@ TEST_CASE("a segmentation fault in a kernel names the thread before the process 
   REQUIRE(fd >= 0);
   const pid_t pid = ::fork();
   REQUIRE(pid >= 0);
-  if (pid == 0) {  // the child faults on purpose
+  if (pid == 0) {  // the child faults on purpose; doctest's crash report goes to the file too
     ::dup2(fd, STDERR_FILENO);
+    ::dup2(fd, STDOUT_FILENO);
     ::setenv("CUSIM_WORKERS", "1", 1);
     cusim::launch(write_through, 1, 8, reinterpret_cast<int*>(16));
     ::_exit(0);
