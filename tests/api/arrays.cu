@@ -170,6 +170,26 @@ TEST_CASE("with a 2-D grid the lowest faulting block in linear order is reported
   }
 }
 
+__global__ void fault_after_barriers(cusim::span<int> out) {
+  __shared__ cusim::shared_array<int, 64> s;
+  s[threadIdx.x] = static_cast<int>(threadIdx.x);
+  __syncthreads();
+  const int v = s[63 - threadIdx.x];
+  __syncthreads();
+  // Blocks 5, 9 and 12 fault, at different threads, once every thread has passed two barriers.
+  const bool faults = (blockIdx.x == 5 && v == 40) || (blockIdx.x == 9 && v == 2) || (blockIdx.x == 12 && v == 60);
+  out[faults ? 1000 + v : 0] = v;
+}
+
+TEST_CASE("a fault after barriers is reported the same with any worker count" * doctest::skip(!on_simulator)) {
+  cusim::device_array<int> out(1);
+  for (const char* workers : {"1", "2", "8", "1", "8"}) {
+    scoped_env w("CUSIM_WORKERS", workers);
+    const std::string msg = kernel_error_of([&] { cusim::launch(fault_after_barriers, 16, 64, out); });
+    CHECK(msg.rfind("tid=[23, 0, 0] ctaid=[5, 0, 0]: index 1040 is out of bounds for axis 0 with size 1", 0) == 0);
+  }
+}
+
 TEST_CASE("a checked view indexed out of bounds in host code throws std::out_of_range" * doctest::skip(!on_simulator)) {
   std::vector<int> h(3);
   cusim::span<int> s(h.data(), h.size());
