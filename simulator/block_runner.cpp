@@ -11,7 +11,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cstring>
 #include <memory>
 #include <string>
 #include <typeinfo>
@@ -28,15 +27,6 @@ namespace {
 /// Yields of polling threads in a row with no progress anywhere in the block before the block
 /// is declared deadlocked (each yield follows detail::poll_yield_threshold idle atomics).
 constexpr std::uint64_t deadlock_yields = 1u << 18;
-
-thread_record& current_record(const char* what) {
-  if (detail::current_thread_ == nullptr) detail::fail_outside_kernel(what);
-  return *static_cast<thread_record*>(detail::current_thread_);
-}
-
-bool same_site(const detail::source_location& a, const detail::source_location& b) {
-  return a.line == b.line && a.column == b.column && (a.file == b.file || std::strcmp(a.file, b.file) == 0);
-}
 
 /// Forgets a suspended context without resuming it: ctx::fiber's destructor would unwind it.
 void drop_unwound(ctx::fiber&& f) noexcept {

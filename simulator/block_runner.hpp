@@ -144,6 +144,13 @@ class block_runner {
   fiber_slot* from_ = nullptr;     // who switched last: the resumed side stores its continuation
 };
 
+/// The simulated thread running on this OS thread; `what` names the caller for the logic_error
+/// thrown outside a kernel.
+inline thread_record& current_record(const char* what) {
+  if (detail::current_thread_ == nullptr) detail::fail_outside_kernel(what);
+  return *static_cast<thread_record*>(detail::current_thread_);
+}
+
 /// The runner (worker) that runs `t`'s block.
 inline block_runner& runner_of(const thread_record& t) { return *static_cast<block_context*>(t.block)->runner; }
 

@@ -8,7 +8,6 @@
 #include <fmt/format.h>
 
 #include <cstring>
-#include <thread>
 
 namespace cusim::sim {
 

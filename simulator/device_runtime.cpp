@@ -4,7 +4,6 @@
 // yield entry points live in block_runner.cpp, where their whole path inlines.
 #include "block_runner.hpp"
 #include "diagnostics.hpp"
-#include "fiber_pool.hpp"
 
 #include <fmt/format.h>
 
@@ -15,24 +14,17 @@
 
 namespace cusim::detail {
 
-namespace {
-sim::thread_record& current(const char* what) {
-  if (current_thread_ == nullptr) fail_outside_kernel(what);
-  return *static_cast<sim::thread_record*>(current_thread_);
-}
-}  // namespace
-
 void fail_outside_kernel(const char* what) {
   throw std::logic_error(std::string("cusim: ") + what + " used outside a kernel");
 }
 
 void* bind_shared(const source_location& site, std::size_t bytes, std::size_t align) {
-  sim::thread_record& t = current("a __shared__ cusim::shared_array");
+  sim::thread_record& t = sim::current_record("a __shared__ cusim::shared_array");
   return sim::runner_of(t).bind_shared(t, site, bytes, align);
 }
 
 void* dynamic_shared_memory(std::size_t* bytes) {
-  return sim::runner_of(current("cusim::dynamic_shared")).dynamic_shared(bytes);
+  return sim::runner_of(sim::current_record("cusim::dynamic_shared")).dynamic_shared(bytes);
 }
 
 void fail_out_of_bounds(std::int64_t index, std::int64_t extent, int axis, memory_space space,
@@ -45,11 +37,11 @@ void fail_out_of_bounds(std::int64_t index, std::int64_t extent, int axis, memor
 }
 
 void fail_local_array(std::size_t bytes, const source_location& site) {
-  const sim_thread& t = *current_thread_;
+  const sim::thread_record& t = sim::current_record("a cusim::local_array");
   throw sim::fault_error(fault_kind::stack_overflow, t.thread_idx, t.block->block_idx,
                          fmt::format("local array of {} bytes does not fit in the thread's {} KiB fiber stack; "
                                      "raise CUSIM_STACK (KiB)",
-                                     bytes, sim::runner_of(*static_cast<sim::thread_record*>(current_thread_)).stack_bytes() / 1024),
+                                     bytes, sim::runner_of(t).stack_bytes() / 1024),
                          site);
 }
 

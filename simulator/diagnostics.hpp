@@ -4,10 +4,16 @@
 
 #include <cusim/error.hpp>
 
+#include <cstring>
 #include <string>
 #include <string_view>
 
 namespace cusim::sim {
+
+/// Whether two call sites are the same place in the source (file text, line and column).
+inline bool same_site(const detail::source_location& a, const detail::source_location& b) {
+  return a.line == b.line && a.column == b.column && (a.file == b.file || std::strcmp(a.file, b.file) == 0);
+}
 
 /// "matmul.cu:12" for a full path and line ("" when unknown).
 std::string format_site(const detail::source_location& site);

@@ -2,6 +2,8 @@
 // Per-block shared memory, keyed by declaration site.
 #include "shared_memory.hpp"
 
+#include "diagnostics.hpp"
+
 #include <cstring>
 
 namespace cusim::sim {
@@ -9,9 +11,6 @@ namespace cusim::sim {
 namespace {
 constexpr std::byte poison{0xff};  // NaN as float, -1 as int: uninitialised reads stand out
 
-bool same_site(const detail::source_location& a, const detail::source_location& b) {
-  return a.line == b.line && a.column == b.column && (a.file == b.file || std::strcmp(a.file, b.file) == 0);
-}
 std::size_t align_up(std::size_t v, std::size_t a) { return (v + a - 1) / a * a; }
 }  // namespace
 
