@@ -193,5 +193,7 @@ TEST_CASE("a fault after barriers is reported the same with any worker count" * 
 TEST_CASE("a checked view indexed out of bounds in host code throws std::out_of_range" * doctest::skip(!on_simulator)) {
   std::vector<int> h(3);
   cusim::span<int> s(h.data(), h.size());
-  CHECK_THROWS_AS(s[3], std::out_of_range);
+  const std::string expected = "index 3 is out of bounds for axis 0 with size 3 (global array, arrays.cu:" +
+                               std::to_string(__LINE__ + 1) + ", host code)";
+  CHECK_THROWS_WITH_AS(s[3], expected.c_str(), std::out_of_range);
 }
