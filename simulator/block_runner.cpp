@@ -6,11 +6,13 @@
 #include "fault_signals.hpp"
 #include "fiber_pool.hpp"
 #include "grid_runner.hpp"
+#include "warp_collective.hpp"
 
 #include <cxxabi.h>
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <memory>
 #include <string>
 #include <typeinfo>
@@ -63,18 +65,49 @@ block_runner& block_runner::for_this_thread() {
   return runner;
 }
 
+block_context& block_runner::acquire_context() {
+  if (free_contexts_.empty()) return *contexts_.emplace_back(std::make_unique<block_context>());
+  block_context* b = free_contexts_.back();
+  free_contexts_.pop_back();
+  return *b;
+}
+
 void block_runner::run(launch_state& launch, std::uint64_t linear_block) {
+  if (block_context* suspended = start_cooperative(launch, linear_block)) {
+    // Only a cooperative launch suspends at this_grid().sync(), and it never calls run().
+    resume(*suspended, true);
+  }
+}
+
+block_context* block_runner::start_cooperative(launch_state& launch, std::uint64_t linear_block) {
   if (launch.stack_bytes != stacks_.stack_bytes()) {  // CUSIM_STACK changed since the last launch
     retire_idle_fibers();
     stacks_.set_stack_bytes(launch.stack_bytes);
   }
-  block_.reset(*this, launch, linear_block);
+  block_ = &acquire_context();
+  block_->reset(*this, launch, linear_block);
   ensure_fault_signal_stack();
+  return finish_or_suspend(schedule());
+}
 
-  schedule();
+block_context* block_runner::resume(block_context& block, bool abort) {
+  block_ = &block;
+  if (abort) {
+    fault(nullptr);  // unwinds the waiting threads; the fault that caused it is reported elsewhere
+  } else {
+    release_barrier();
+  }
+  return finish_or_suspend(schedule());
+}
 
+block_context* block_runner::finish_or_suspend(bool suspended) {
   detail::current_thread_ = nullptr;
-  if (block_.fault) launch.report_fault(linear_block, block_.fault);
+  block_context* b = std::exchange(block_, nullptr);
+  if (suspended) return b;
+  if (b->fault) b->launch->report_fault(b->linear, b->fault);
+  b->fault = nullptr;
+  free_contexts_.push_back(b);
+  return nullptr;
 }
 
 void block_context::reset(block_runner& r, launch_state& l, std::uint64_t linear_block) {
@@ -96,43 +129,49 @@ void block_context::reset(block_runner& r, launch_state& l, std::uint64_t linear
   progress = progress_seen = idle_yields = 0;
   barrier_waiters.clear();
   barrier_divergent = false;
+  lanes.resize(nthreads);
+  std::fill(std::begin(warp_arrived), std::end(warp_arrived), 0u);
   warp_waiting = 0;
+  active_waiting = 0;
   ready.clear();
   ready_head = 0;
   shared.reset(cfg.shared_bytes);
 }
 
-void block_runner::schedule() {
+// Runs the current block until every thread has exited (false) or every live thread waits at
+// this_grid().sync() (true).
+bool block_runner::schedule() {
   for (;;) {
     if (fiber_slot* next = next_runnable()) {
       switch_to(*next, scheduler_);
-      if (block_.overflowed) report_overflow();
+      if (block_->overflowed) report_overflow();
       continue;
     }
-    if (block_.waiting == 0) return;  // every thread has exited
-    if (block_.aborting) {            // wake parked threads so that they unwind
-      block_.barrier_waiters.clear();
-      block_.warp_waiting = 0;
+    if (block_->waiting == 0) return false;  // every thread has exited
+    if (block_->aborting) {                  // wake parked threads so that they unwind
+      block_->barrier_waiters.clear();
+      block_->warp_waiting = block_->active_waiting = 0;
+      std::fill(std::begin(block_->warp_arrived), std::end(block_->warp_arrived), 0u);
       for (auto& slot : slots_)
-        if (slot->block == &block_ && slot->status == thread_status::waiting) make_ready(*slot);
+        if (slot->block == block_ && slot->status == thread_status::waiting) make_ready(*slot);
       continue;
     }
-    resolve_waits();
+    if (resolve_waits()) return true;
   }
 }
 
 fiber_slot* block_runner::next_runnable() {
-  if (!block_.aborting && block_.next_unstarted < block_.nthreads) {
+  if (!block_->aborting && block_->next_unstarted < block_->nthreads) {
     if (idle_.empty()) return &start_fiber();
     fiber_slot* slot = idle_.back();
     idle_.pop_back();
     return slot;
   }
-  if (block_.ready_head < block_.ready.size()) {
-    thread_record* t = block_.ready[block_.ready_head++];
-    if (block_.ready_head == block_.ready.size()) {
-      block_.ready.clear();
-      block_.ready_head = 0;
+  if (block_->ready_head < block_->ready.size()) {
+    thread_record* t = block_->ready[block_->ready_head++];
+    if (block_->ready_head == block_->ready.size()) {
+      block_->ready.clear();
+      block_->ready_head = 0;
     }
     return static_cast<fiber_slot*>(t);
   }
@@ -191,11 +230,11 @@ ctx::fiber block_runner::fiber_main(fiber_slot& self, ctx::fiber&& caller) {
   thread_record& t = self;
   for (;;) {
     enter_block(t);  // a fiber is resumed from idle only for a new block
-    while (!block_.aborting && block_.next_unstarted < block_.nthreads) {
+    while (!block_->aborting && block_->next_unstarted < block_->nthreads) {
       take_thread(t);
       run_thread(t);
       t.status = thread_status::exited;
-      ++block_.progress;
+      ++block_->progress;
     }
     idle_.push_back(&self);
     fiber_slot* next = next_runnable();  // a ready thread, never a thread to start
@@ -203,19 +242,20 @@ ctx::fiber block_runner::fiber_main(fiber_slot& self, ctx::fiber&& caller) {
   }
 }
 
-void block_runner::enter_block(thread_record& t) { t.block = &block_; }
+void block_runner::enter_block(thread_record& t) { t.block = block_; }
 
 void block_runner::take_thread(thread_record& t) {
-  const dim3 block = block_.launch->config.block;
-  t.linear = block_.next_unstarted++;
-  t.thread_idx = block_.next_tid;
-  if (++block_.next_tid.x == block.x) {  // CUDA's order: x fastest
-    block_.next_tid.x = 0;
-    if (++block_.next_tid.y == block.y) {
-      block_.next_tid.y = 0;
-      ++block_.next_tid.z;
+  const dim3 block = block_->launch->config.block;
+  t.linear = block_->next_unstarted++;
+  t.thread_idx = block_->next_tid;
+  if (++block_->next_tid.x == block.x) {  // CUDA's order: x fastest
+    block_->next_tid.x = 0;
+    if (++block_->next_tid.y == block.y) {
+      block_->next_tid.y = 0;
+      ++block_->next_tid.z;
     }
   }
+  block_->lanes[t.linear] = &t;
   t.polls = 0;
   t.status = thread_status::running;
   t.wait = wait_kind::none;
@@ -224,7 +264,7 @@ void block_runner::take_thread(thread_record& t) {
 
 void block_runner::run_thread(thread_record& t) {
   try {
-    block_.launch->thunk(block_.launch->closure);
+    block_->launch->thunk(block_->launch->closure);
   } catch (const ctx::detail::forced_unwind&) {
     throw;
   } catch (const abort_block&) {
@@ -237,8 +277,8 @@ void block_runner::run_thread(thread_record& t) {
 }
 
 void block_runner::fault(std::exception_ptr e) noexcept {
-  if (!block_.fault) block_.fault = std::move(e);  // the first fault in the deterministic thread order
-  block_.aborting = true;
+  if (!block_->fault) block_->fault = std::move(e);  // the first fault in the deterministic thread order
+  block_->aborting = true;
 }
 
 void block_runner::fault_from_exception(thread_record& t) noexcept {
@@ -256,7 +296,7 @@ void block_runner::fault_from_exception(thread_record& t) noexcept {
 }
 
 void block_runner::report_overflow() noexcept {
-  thread_record& t = *std::exchange(block_.overflowed, nullptr);
+  thread_record& t = *std::exchange(block_->overflowed, nullptr);
   fault(std::make_exception_ptr(fault_error(
       fault_kind::stack_overflow, t.thread_idx, t.block->block_idx,
       fmt::format("stack overflow: the thread needs more than its {} KiB fiber stack (deep recursion or large "
@@ -266,63 +306,115 @@ void block_runner::report_overflow() noexcept {
 }
 
 void block_runner::make_ready(thread_record& t) {
-  if (t.status == thread_status::waiting) --block_.waiting;
+  if (t.status == thread_status::waiting) --block_->waiting;
   t.status = thread_status::ready;
-  block_.ready.push_back(&t);
+  block_->ready.push_back(&t);
 }
 
 void block_runner::park(thread_record& self) {
   self.status = thread_status::waiting;
-  ++block_.waiting;
-  ++block_.progress;
+  ++block_->waiting;
+  ++block_->progress;
   fiber_slot& me = static_cast<fiber_slot&>(self);
   fiber_slot* next = next_runnable();
   switch_to(next ? *next : scheduler_, me);
   detail::current_thread_ = &self;
   self.status = thread_status::running;
-  if (block_.aborting) throw abort_block{};
+  if (block_->aborting) throw abort_block{};
 }
 
 int block_runner::sync_block(thread_record& self, detail::sync_op op, int predicate,
                              const detail::source_location& site) {
   self.wait = wait_kind::block_barrier;
   self.site = site;
-  if (block_.barrier_waiters.empty()) {
-    block_.barrier_site = site;
-    block_.barrier_op = op;
-    block_.barrier_count = 0;
-  } else if (!same_site(site, block_.barrier_site)) {
-    block_.barrier_divergent = true;
+  if (block_->barrier_waiters.empty()) {
+    block_->barrier_site = site;
+    block_->barrier_op = op;
+    block_->barrier_count = 0;
+  } else if (!same_site(site, block_->barrier_site)) {
+    block_->barrier_divergent = true;
   }
-  block_.barrier_count += predicate != 0;
-  block_.barrier_waiters.push_back(&self);
+  block_->barrier_count += predicate != 0;
+  block_->barrier_waiters.push_back(&self);
   park(self);
   return self.result;
 }
 
-void block_runner::sync_warp(thread_record& self, unsigned mask, const detail::source_location& site) {
+detail::warp_result block_runner::warp_collective(thread_record& self, const detail::warp_request& req,
+                                                  const detail::source_location& site) {
   const unsigned lane = self.linear % 32;
-  if ((mask & (1u << lane)) == 0) {
-    throw fault_error(fault_kind::barrier_divergence, self.thread_idx, self.block->block_idx,
-                      fmt::format("__syncwarp(0x{:08x}) called by lane {}, which is not in the mask", mask, lane),
+  if ((req.mask >> lane & 1u) == 0)
+    throw fault_error(fault_kind::warp_collective, self.thread_idx, self.block->block_idx,
+                      fmt::format("{} called by lane {}, which is not in the mask", describe(req.op, req.mask), lane),
                       site);
-  }
-  self.wait = wait_kind::warp_barrier;
-  self.mask = mask;
+  if (std::string why = invalid_request(req); !why.empty())
+    throw fault_error(fault_kind::warp_collective, self.thread_idx, self.block->block_idx, why, site);
+  self.wait = wait_kind::warp_collective;
   self.site = site;
-  ++block_.warp_waiting;
+  self.op = req.op;
+  self.mask = req.mask;
+  self.value = req.value;
+  self.arg = req.arg;
+  self.width = req.width;
+  block_->warp_arrived[self.linear / 32] |= 1u << lane;
+  if (complete_collective(self)) {
+    ++block_->progress;  // the last lane to arrive computes everyone's result and runs on
+  } else {
+    ++block_->warp_waiting;
+    park(self);
+  }
+  self.wait = wait_kind::none;
+  return {self.out, self.result};
+}
+
+// Completes the collective `self` just joined if every lane of its mask is there, at the same
+// collective with the same mask (a __syncwarp also counts exited and absent lanes as arrived).
+bool block_runner::complete_collective(thread_record& self) {
+  block_context& b = *block_;
+  const unsigned base = self.linear / 32 * 32, mask = self.mask;
+  const unsigned missing = mask & ~b.warp_arrived[base / 32];
+  for (unsigned m = missing; m != 0; m &= m - 1) {
+    const auto state = b.state_of(base + static_cast<unsigned>(std::countr_zero(m)));
+    if (self.op != detail::warp_op::sync || state == block_context::lane_state::live ||
+        state == block_context::lane_state::unstarted)
+      return false;
+  }
+  thread_record* group[32] = {};
+  for (unsigned m = mask & ~missing; m != 0; m &= m - 1) {
+    const unsigned lane = static_cast<unsigned>(std::countr_zero(m));
+    thread_record* t = b.lanes[base + lane];
+    if (t->op != self.op || t->mask != mask) return false;  // reported once nothing can run
+    group[lane] = t;
+  }
+  combine(self.op, mask, group);
+  b.warp_arrived[base / 32] &= ~mask;
+  for (unsigned m = mask & ~missing; m != 0; m &= m - 1) {
+    thread_record* t = group[std::countr_zero(m)];
+    if (t == &self) continue;
+    --b.warp_waiting;
+    make_ready(*t);
+  }
+  return true;
+}
+
+unsigned block_runner::active_mask(thread_record& self, const detail::source_location& site) {
+  self.wait = wait_kind::active_mask;
+  self.site = site;
+  ++block_->active_waiting;
   park(self);
+  self.wait = wait_kind::none;
+  return static_cast<unsigned>(self.out);
 }
 
 void block_runner::poll_yield(thread_record& self) {
-  if (block_.progress != block_.progress_seen) {
-    block_.progress_seen = block_.progress;
-    block_.idle_yields = 0;
-  } else if (++block_.idle_yields >= deadlock_yields) {
+  if (block_->progress != block_->progress_seen) {
+    block_->progress_seen = block_->progress;
+    block_->idle_yields = 0;
+  } else if (++block_->idle_yields >= deadlock_yields) {
     throw fault_error(fault_kind::deadlock, self.thread_idx, self.block->block_idx,
                       fmt::format("deadlock: no thread of the block can make progress: this thread spins on "
                                   "atomics that never change ({} threads wait at a barrier)",
-                                  block_.waiting),
+                                  block_->waiting),
                       {});
   }
   fiber_slot& me = static_cast<fiber_slot&>(self);
@@ -331,49 +423,52 @@ void block_runner::poll_yield(thread_record& self) {
   switch_to(next ? *next : scheduler_, me);
   detail::current_thread_ = &self;
   self.status = thread_status::running;
-  if (block_.aborting) throw abort_block{};
+  if (block_->aborting) throw abort_block{};
 }
 
-// Called when no thread can run: releases a warp barrier or the block barrier, or reports why
-// none can be released.
-void block_runner::resolve_waits() {
-  if (block_.warp_waiting > 0 && release_warps()) return;
-  if (!block_.barrier_waiters.empty() && block_.warp_waiting == 0 && !block_.barrier_divergent) {
-    release_barrier();  // every live thread waits at the same __syncthreads
-    return;
+// Called when no thread can run. __activemask calls are answered first: the lanes of a warp that
+// reach one call site together are exactly those that have nothing else to do. Then warp
+// collectives, then the block barrier. Returns true when every live thread waits at
+// this_grid().sync(): the block is suspended.
+bool block_runner::resolve_waits() {
+  block_context& b = *block_;
+  if (b.active_waiting > 0) {
+    release_active_masks();
+    return false;
   }
-  if (block_.barrier_divergent) {
+  if (b.warp_waiting > 0) {
+    if (!release_warps()) report_stuck_warp();
+    return false;
+  }
+  if (b.barrier_divergent) {
     report_divergence();
-    return;
+    return false;
   }
-  const thread_record& t = *waiting_threads(wait_kind::warp_barrier).front();
-  fault(std::make_exception_ptr(fault_error(
-      fault_kind::deadlock, t.thread_idx, t.block->block_idx,
-      fmt::format("deadlock: __syncwarp(0x{:08x}) can never complete: lanes of its mask wait at __syncthreads{}",
-                  t.mask, block_.barrier_waiters.empty() ? std::string() : fmt::format(" ({})", format_site(block_.barrier_site))),
-      t.site)));
+  if (b.barrier_op == detail::sync_op::grid) return true;
+  release_barrier();  // every live thread waits at the same __syncthreads
+  return false;
 }
 
 void block_runner::release_barrier() {
-  const int live = static_cast<int>(block_.barrier_waiters.size());
-  const int result = block_.barrier_op == detail::sync_op::count ? block_.barrier_count
-                     : block_.barrier_op == detail::sync_op::all ? (block_.barrier_count == live)
-                     : block_.barrier_op == detail::sync_op::any ? (block_.barrier_count > 0)
+  const int live = static_cast<int>(block_->barrier_waiters.size());
+  const int result = block_->barrier_op == detail::sync_op::count ? block_->barrier_count
+                     : block_->barrier_op == detail::sync_op::all ? (block_->barrier_count == live)
+                     : block_->barrier_op == detail::sync_op::any ? (block_->barrier_count > 0)
                                                            : 0;
-  for (thread_record* t : block_.barrier_waiters) {
+  for (thread_record* t : block_->barrier_waiters) {
     t->result = result;
     t->status = thread_status::ready;
   }
-  block_.waiting -= static_cast<unsigned>(live);
-  block_.ready.swap(block_.barrier_waiters);  // nothing was ready: the waiters run next, in arrival order
-  block_.ready_head = 0;
-  block_.barrier_waiters.clear();
+  block_->waiting -= static_cast<unsigned>(live);
+  block_->ready.swap(block_->barrier_waiters);  // nothing was ready: the waiters run next, in arrival order
+  block_->ready_head = 0;
+  block_->barrier_waiters.clear();
 }
 
 std::vector<const thread_record*> block_runner::waiting_threads(wait_kind kind) const {
   std::vector<const thread_record*> out;
   for (const auto& slot : slots_)
-    if (slot->block == &block_ && slot->status == thread_status::waiting && slot->wait == kind) out.push_back(slot.get());
+    if (slot->block == block_ && slot->status == thread_status::waiting && slot->wait == kind) out.push_back(slot.get());
   std::sort(out.begin(), out.end(), [](const thread_record* a, const thread_record* b) { return a->linear < b->linear; });
   return out;
 }
@@ -400,47 +495,111 @@ void block_runner::report_divergence() {
       other->site)));
 }
 
-// A warp barrier is released once every lane named in the masks of its waiters is waiting at a
-// __syncwarp, has exited or does not exist (a partial last warp). Only called when no thread
-// can run, so every thread of the block has started.
+void block_runner::release_active_masks() {
+  block_context& b = *block_;
+  for (unsigned base = 0; base < b.nthreads; base += 32) {
+    thread_record* at[32] = {};
+    for (unsigned lane = 0; lane < 32 && base + lane < b.next_unstarted; ++lane) {
+      thread_record* t = b.lanes[base + lane];
+      if (b.state_of(base + lane) == block_context::lane_state::live && t->status == thread_status::waiting &&
+          t->wait == wait_kind::active_mask)
+        at[lane] = t;
+    }
+    for (unsigned lane = 0; lane < 32; ++lane) {
+      if (at[lane] == nullptr) continue;
+      unsigned together = 0;
+      for (unsigned other = 0; other < 32; ++other)
+        if (at[other] && same_site(at[other]->site, at[lane]->site)) together |= 1u << other;
+      at[lane]->out = together;
+    }
+    for (thread_record* t : at) {
+      if (t == nullptr) continue;
+      --b.active_waiting;
+      make_ready(*t);
+    }
+  }
+}
+
+// A __syncwarp whose missing lanes have exited (or never existed) since its last lane arrived:
+// releases every __syncwarp waiter whose mask is now complete.
 bool block_runner::release_warps() {
-  constexpr unsigned max_warps = 1024 / 32;
-  unsigned wanted[max_warps] = {}, busy[max_warps] = {};
-  for (const auto& slot : slots_) {
-    const thread_record& t = *slot;
-    if (t.block != &block_ || t.status == thread_status::exited) continue;
-    if (t.status == thread_status::waiting && t.wait == wait_kind::warp_barrier)
-      wanted[t.linear / 32] |= t.mask;
-    else
-      busy[t.linear / 32] |= 1u << (t.linear % 32);
+  block_context& b = *block_;
+  std::vector<thread_record*> complete;
+  for (unsigned i = 0; i < b.next_unstarted; ++i) {
+    thread_record* t = b.at_warp_collective(i);
+    if (t == nullptr || t->op != detail::warp_op::sync) continue;
+    const unsigned base = i / 32 * 32;
+    bool ok = true;
+    for (unsigned m = t->mask; ok && m != 0; m &= m - 1) {
+      const unsigned j = base + static_cast<unsigned>(std::countr_zero(m));
+      const thread_record* other = b.at_warp_collective(j);
+      const auto state = b.state_of(j);
+      ok = other ? other->op == detail::warp_op::sync
+                 : state == block_context::lane_state::exited || state == block_context::lane_state::absent;
+    }
+    if (ok) complete.push_back(t);
   }
-  bool released = false;
-  for (const auto& slot : slots_) {
-    thread_record& t = *slot;
-    const unsigned w = t.linear / 32;
-    if (t.block != &block_ || t.status != thread_status::waiting || t.wait != wait_kind::warp_barrier || (wanted[w] & busy[w]) != 0) continue;
-    make_ready(t);
-    --block_.warp_waiting;
-    released = true;
+  for (thread_record* t : complete) {
+    b.warp_arrived[t->linear / 32] &= ~(1u << t->linear % 32);
+    --b.warp_waiting;
+    make_ready(*t);
   }
-  return released;
+  return !complete.empty();
+}
+
+// Nothing can run and a warp collective cannot complete: names the first waiting lane (in
+// thread order) and the lane of its mask that keeps it from completing.
+void block_runner::report_stuck_warp() {
+  block_context& b = *block_;
+  thread_record* t = nullptr;
+  for (unsigned i = 0; i < b.next_unstarted && t == nullptr; ++i) t = b.at_warp_collective(i);
+  const unsigned base = t->linear / 32 * 32;
+  const std::string what = describe(t->op, t->mask);
+  auto report = [&](fault_kind kind, const std::string& message) {
+    fault(std::make_exception_ptr(fault_error(kind, t->thread_idx, t->block->block_idx, message, t->site)));
+  };
+  for (unsigned m = t->mask; m != 0; m &= m - 1) {
+    const unsigned lane = static_cast<unsigned>(std::countr_zero(m)), j = base + lane;
+    if (j == t->linear) continue;
+    switch (b.state_of(j)) {
+      case block_context::lane_state::absent:
+        return report(fault_kind::warp_collective,
+                      fmt::format("{} can never complete: lane {} of the mask does not exist (the block has {} threads)",
+                                  what, lane, b.nthreads));
+      case block_context::lane_state::exited:
+        return report(fault_kind::warp_collective,
+                      fmt::format("{} can never complete: lane {} of the mask has exited", what, lane));
+      default: break;
+    }
+    const thread_record& other = *b.lanes[j];
+    if (other.wait == wait_kind::block_barrier)
+      return report(fault_kind::deadlock, fmt::format("deadlock: {} can never complete: lanes of its mask wait at "
+                                                      "__syncthreads ({})",
+                                                      what, format_site(other.site)));
+    if (other.wait == wait_kind::warp_collective && (other.op != t->op || other.mask != t->mask))
+      return report(fault_kind::warp_collective,
+                    fmt::format("lanes of one mask wait at different warp collectives: lane {} at {}, lane {} at {} "
+                                "({}); every lane of a mask must call the same collective with the same mask",
+                                t->linear % 32, what, lane, describe(other.op, other.mask), format_site(other.site)));
+  }
+  report(fault_kind::deadlock, fmt::format("deadlock: {} can never complete", what));
 }
 
 void* block_runner::bind_shared(thread_record& self, const detail::source_location& site, std::size_t bytes,
                                 std::size_t align) {
-  if (void* p = block_.shared.bind(site, bytes, align)) return p;
+  if (void* p = block_->shared.bind(site, bytes, align)) return p;
   throw fault_error(fault_kind::shared_memory, self.thread_idx, self.block->block_idx,
                     fmt::format("too much shared memory: the block's __shared__ arrays and dynamic shared memory "
                                 "need {} bytes, the simulated device has {} per block",
-                                block_.shared.requested(), shared_memory::limit_bytes),
+                                block_->shared.requested(), shared_memory::limit_bytes),
                     site);
 }
 
 void block_runner::abandon_overflowed(thread_record& self) noexcept {
   // Only plain stores here: this runs in a signal handler. The scheduler formats the report.
-  block_.overflowed = &self;
+  block_->overflowed = &self;
   self.status = thread_status::exited;
-  block_.aborting = true;
+  block_->aborting = true;
   fiber_slot& me = static_cast<fiber_slot&>(self);
   me.abandoned = true;
   from_ = &me;
@@ -457,9 +616,28 @@ int sync_block(sync_op op, int predicate, const source_location& site) {
   return sim::runner_of(t).sync_block(t, op, predicate, site);
 }
 
-void sync_warp(unsigned mask, const source_location& site) {
-  sim::thread_record& t = sim::current_record("__syncwarp");
-  sim::runner_of(t).sync_warp(t, mask, site);
+void sync_grid(const source_location& site) {
+  sim::thread_record& t = sim::current_record("this_grid().sync()");
+  if (!static_cast<sim::block_context*>(t.block)->launch->cooperative)
+    throw sim::fault_error(fault_kind::grid_sync, t.thread_idx, t.block->block_idx,
+                           "this_grid().sync() outside a cooperative launch: launch the kernel with "
+                           "cusim::launch_cooperative or cudaLaunchCooperativeKernel",
+                           site);
+  sim::runner_of(t).sync_block(t, sync_op::grid, 0, site);
+}
+
+bool in_cooperative_launch() {
+  return static_cast<sim::block_context*>(sim::current_record("this_grid()").block)->launch->cooperative;
+}
+
+warp_result warp_collective(const warp_request& req, const source_location& site) {
+  sim::thread_record& t = sim::current_record("a warp collective");
+  return sim::runner_of(t).warp_collective(t, req, site);
+}
+
+unsigned active_mask(const source_location& site) {
+  sim::thread_record& t = sim::current_record("__activemask");
+  return sim::runner_of(t).active_mask(t, site);
 }
 
 void poll_yield() {

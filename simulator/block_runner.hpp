@@ -29,7 +29,7 @@ class block_runner;
 struct block_context;
 
 enum class thread_status : std::uint8_t { unstarted, running, ready, waiting, exited };
-enum class wait_kind : std::uint8_t { none, block_barrier, warp_barrier };
+enum class wait_kind : std::uint8_t { none, block_barrier, warp_collective, active_mask };
 
 /// The simulated thread a fiber currently runs. It is the fiber's slot itself (a fiber hosts one
 /// thread at a time and a parked thread parks its fiber), so a block without barriers touches a
@@ -43,6 +43,12 @@ struct alignas(64) thread_record : detail::sim_thread {
   int result = 0;  ///< what __syncthreads_count/_and/_or return
   unsigned mask = 0;
   unsigned linear = 0;
+  // A warp collective in progress (second cache line: only collectives touch it).
+  detail::warp_op op = detail::warp_op::sync;
+  int arg = 0;
+  int width = 32;
+  std::uint64_t value = 0;  ///< what this lane contributes
+  std::uint64_t out = 0;    ///< what it receives
 };
 
 /// A fiber: the thread it runs, and its stack.
@@ -75,7 +81,13 @@ struct block_context : detail::block_info {
   detail::sync_op barrier_op = detail::sync_op::plain;
   int barrier_count = 0;
   bool barrier_divergent = false;
-  unsigned warp_waiting = 0;
+
+  // Warp collectives: the lanes of each warp waiting at one, and every started thread's record
+  // by linear index (a record whose `linear` no longer matches has moved on: that thread exited).
+  std::vector<thread_record*> lanes;
+  unsigned warp_arrived[1024 / 32] = {};
+  unsigned warp_waiting = 0;    // threads parked at a warp collective
+  unsigned active_waiting = 0;  // threads parked at __activemask
 
   std::vector<thread_record*> ready;  // run queue, consumed from ready_head
   std::size_t ready_head = 0;
@@ -83,6 +95,22 @@ struct block_context : detail::block_info {
 
   /// Starts block `linear` of `launch` on `runner`.
   void reset(block_runner& runner, launch_state& launch, std::uint64_t linear);
+
+  enum class lane_state { unstarted, live, exited, absent };
+  /// What became of the thread with linear index `linear`.
+  lane_state state_of(unsigned linear) const noexcept {
+    if (linear >= nthreads) return lane_state::absent;
+    if (linear >= next_unstarted) return lane_state::unstarted;
+    const thread_record* t = lanes[linear];
+    if (t->block != this || t->linear != linear || t->status == thread_status::exited) return lane_state::exited;
+    return lane_state::live;
+  }
+  /// The live thread `linear` if it waits at a warp collective, else null.
+  thread_record* at_warp_collective(unsigned linear) const noexcept {
+    if (state_of(linear) != lane_state::live) return nullptr;
+    thread_record* t = lanes[linear];
+    return t->status == thread_status::waiting && t->wait == wait_kind::warp_collective ? t : nullptr;
+  }
 };
 
 class block_runner {
@@ -98,12 +126,19 @@ class block_runner {
   /// Runs block `linear_block` of `launch` to completion; a fault is handed to the launch.
   void run(launch_state& launch, std::uint64_t linear_block);
 
+  // Cooperative launches: a block runs until it finishes or every live thread waits at
+  // this_grid().sync(); it is then suspended (nullptr: finished, a fault handed to the launch).
+  block_context* start_cooperative(launch_state& launch, std::uint64_t linear_block);
+  /// Releases the grid barrier of a suspended block (or, with `abort`, unwinds it) and runs on.
+  block_context* resume(block_context& block, bool abort);
+
   // Entry points for the running simulated thread `self`.
   CUSIM_SIM_HOT int sync_block(thread_record& self, detail::sync_op op, int predicate, const detail::source_location& site);
-  void sync_warp(thread_record& self, unsigned mask, const detail::source_location& site);
+  detail::warp_result warp_collective(thread_record& self, const detail::warp_request& req, const detail::source_location& site);
+  unsigned active_mask(thread_record& self, const detail::source_location& site);
   CUSIM_SIM_HOT void poll_yield(thread_record& self);
   void* bind_shared(thread_record& self, const detail::source_location& site, std::size_t bytes, std::size_t align);
-  void* dynamic_shared(std::size_t* bytes) noexcept { return block_.shared.dynamic(bytes); }
+  void* dynamic_shared(std::size_t* bytes) noexcept { return block_->shared.dynamic(bytes); }
   std::size_t stack_bytes() const noexcept { return stacks_.stack_bytes(); }
   /// From the SIGSEGV handler, on the signal stack: `self` overflowed its fiber stack. Records
   /// the fault and leaves the fiber for good; never returns.
@@ -112,7 +147,9 @@ class block_runner {
  private:
   struct abort_block {};  // unwinds parked threads after a fault in their block
 
-  void schedule();
+  block_context& acquire_context();
+  block_context* finish_or_suspend(bool suspended);
+  bool schedule();
   CUSIM_SIM_HOT fiber_slot* next_runnable();
   fiber_slot& start_fiber();
   void retire_idle_fibers() noexcept;
@@ -124,9 +161,12 @@ class block_runner {
   CUSIM_SIM_HOT void run_thread(thread_record& t);
   CUSIM_SIM_HOT void park(thread_record& self);
   CUSIM_SIM_HOT void make_ready(thread_record& t);
-  void resolve_waits();
+  bool resolve_waits();
   void release_barrier();
+  bool complete_collective(thread_record& self);
+  void release_active_masks();
   bool release_warps();
+  void report_stuck_warp();
   std::vector<const thread_record*> waiting_threads(wait_kind kind) const;
   void report_divergence();
   void report_overflow() noexcept;
@@ -136,7 +176,9 @@ class block_runner {
   // Declared first so that it outlives the fibers whose stacks it owns.
   stack_pool stacks_;
 
-  block_context block_;  // the block in flight (one at a time for now)
+  block_context* block_ = nullptr;  // the block whose threads run now
+  std::vector<std::unique_ptr<block_context>> contexts_;
+  std::vector<block_context*> free_contexts_;  // several are in use only in cooperative launches
   std::vector<std::unique_ptr<fiber_slot>> slots_;
   std::vector<fiber_slot*> free_slots_;
   std::vector<fiber_slot*> idle_;  // fibers parked with nothing to run, resumable for any block

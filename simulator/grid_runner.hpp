@@ -19,6 +19,7 @@ struct launch_state {
   unsigned threads_per_block = 0;
   std::uint64_t blocks = 0;
   std::size_t stack_bytes = 0;  // CUSIM_STACK, read once per launch
+  bool cooperative = false;     // every block co-resident: this_grid().sync() allowed
 
   std::atomic<std::uint64_t> lowest_fault{UINT64_MAX};
   std::mutex mutex;

@@ -11,6 +11,7 @@
 #include <cusim/kernel/grid.hpp>
 #include <cusim/kernel/math.hpp>
 #include <cusim/kernel/sync.hpp>
+#include <cusim/kernel/warp.hpp>
 
 #include <cusim/host/check.hpp>
 #include <cusim/host/device_array.hpp>

@@ -28,6 +28,8 @@ enum class fault_kind : std::uint8_t {
   assertion,           ///< a device-side assert failed
   stack_overflow,      ///< a thread overflowed its fiber stack
   shared_memory,       ///< the block's __shared__ arrays exceed the device limit
+  warp_collective,     ///< a warp collective misused: caller outside its mask, lanes at different collectives, bad width
+  grid_sync,           ///< this_grid().sync() outside a cooperative launch, or a block that never reaches it
 };
 
 /// A CUDA runtime error raised by the C++ API (launch validation, allocation, copies).

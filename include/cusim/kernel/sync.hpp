@@ -28,7 +28,7 @@ inline int __syncthreads_or(int predicate, cusim::detail::source_location site =
 }
 /// The lanes of the calling warp named in mask wait for each other (the caller must be in mask).
 inline void __syncwarp(unsigned mask = 0xffffffffu, cusim::detail::source_location site = cusim::detail::source_location::current()) {
-  cusim::detail::sync_warp(mask, site);
+  cusim::detail::warp_collective({cusim::detail::warp_op::sync, mask}, site);
 }
 
 inline void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst); }

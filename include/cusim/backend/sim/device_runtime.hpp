@@ -41,12 +41,62 @@ inline sim_thread& this_thread() {
   return *t;
 }
 
-enum class sync_op : std::uint8_t { plain, count, all, any };
+enum class sync_op : std::uint8_t { plain, count, all, any, grid };
 
 /// __syncthreads and its predicate forms; returns the reduced predicate.
 int sync_block(sync_op op, int predicate, const source_location& site);
-/// __syncwarp: the lanes named in mask wait for each other.
-void sync_warp(unsigned mask, const source_location& site);
+/// this_grid().sync(): every thread of every block of a cooperative launch.
+void sync_grid(const source_location& site);
+/// Whether the current launch is cooperative (this_grid().is_valid()).
+bool in_cooperative_launch();
+
+/// The warp collectives. Every lane named in the mask must call the same one with the same mask.
+enum class warp_op : std::uint8_t {
+  sync,
+  shfl_idx,
+  shfl_up,
+  shfl_down,
+  shfl_xor,
+  ballot,
+  all,
+  any,
+  match_any,
+  match_all,
+  reduce_add,
+  reduce_min_signed,
+  reduce_min_unsigned,
+  reduce_max_signed,
+  reduce_max_unsigned,
+  reduce_and,
+  reduce_or,
+  reduce_xor,
+};
+
+/// One lane's part in a warp collective: its value (zero-extended bits), and for shuffles the
+/// source lane, delta or lane mask in `arg` and the segment width.
+struct warp_request {
+  warp_op op;
+  unsigned mask;
+  std::uint64_t value = 0;
+  int arg = 0;
+  int width = 32;
+};
+struct warp_result {
+  std::uint64_t value;
+  int predicate;  ///< __match_all_sync's *pred
+};
+
+/// Waits until every lane of `req.mask` has joined the same collective, then returns this lane's
+/// result. Misuse (the caller not in the mask, lanes at different collectives, a lane of the
+/// mask that has exited) throws a tagged kernel_error.
+warp_result warp_collective(const warp_request& req, const source_location& site);
+/// __activemask: the lanes of the calling warp that reach this same call together.
+unsigned active_mask(const source_location& site);
+/// The calling thread's linear index in its block (x fastest).
+inline unsigned linear_thread_index() {
+  const sim_thread& t = this_thread();
+  return t.thread_idx.x + t.block->block_dim.x * (t.thread_idx.y + t.block->block_dim.y * t.thread_idx.z);
+}
 /// Called after a run of atomics that changed nothing: lets other threads of the block run.
 void poll_yield();
 /// Binds a __shared__ array declared at `site` to the current block's shared memory.

@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: MIT
+// The results of warp collectives.
+#include "warp_collective.hpp"
+
+#include "diagnostics.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+
+namespace cusim::sim {
+
+using detail::warp_op;
+
+namespace {
+
+const char* name_of(warp_op op) {
+  switch (op) {
+    case warp_op::sync: return "__syncwarp";
+    case warp_op::shfl_idx: return "__shfl_sync";
+    case warp_op::shfl_up: return "__shfl_up_sync";
+    case warp_op::shfl_down: return "__shfl_down_sync";
+    case warp_op::shfl_xor: return "__shfl_xor_sync";
+    case warp_op::ballot: return "__ballot_sync";
+    case warp_op::all: return "__all_sync";
+    case warp_op::any: return "__any_sync";
+    case warp_op::match_any: return "__match_any_sync";
+    case warp_op::match_all: return "__match_all_sync";
+    case warp_op::reduce_add: return "__reduce_add_sync";
+    case warp_op::reduce_min_signed:
+    case warp_op::reduce_min_unsigned: return "__reduce_min_sync";
+    case warp_op::reduce_max_signed:
+    case warp_op::reduce_max_unsigned: return "__reduce_max_sync";
+    case warp_op::reduce_and: return "__reduce_and_sync";
+    case warp_op::reduce_or: return "__reduce_or_sync";
+    case warp_op::reduce_xor: return "__reduce_xor_sync";
+  }
+  return "a warp collective";
+}
+
+bool is_shuffle(warp_op op) {
+  return op == warp_op::shfl_idx || op == warp_op::shfl_up || op == warp_op::shfl_down || op == warp_op::shfl_xor;
+}
+
+// PTX shfl.sync: the source lane of `lane`, or `lane` itself when the source lies outside the
+// caller's segment of `width` lanes (for xor and idx, an earlier segment may be read).
+unsigned source_lane(warp_op op, unsigned lane, int arg, int width) {
+  const unsigned seg = 32u - static_cast<unsigned>(width);  // the segment mask: high lane bits
+  const unsigned first = lane & seg, last = first | (31u & ~seg);
+  const auto b = static_cast<unsigned>(arg) & 31u;
+  long j = lane;
+  bool inside = true;
+  switch (op) {
+    case warp_op::shfl_up:
+      j = static_cast<long>(lane) - b;
+      inside = j >= static_cast<long>(first);
+      break;
+    case warp_op::shfl_down:
+      j = static_cast<long>(lane) + b;
+      inside = j <= static_cast<long>(last);
+      break;
+    case warp_op::shfl_xor:
+      j = lane ^ b;
+      inside = j <= static_cast<long>(last);
+      break;
+    default:  // shfl_idx
+      j = first | (b & ~seg);
+      inside = j <= static_cast<long>(last);
+      break;
+  }
+  return inside ? static_cast<unsigned>(j) : lane;
+}
+
+std::uint32_t reduce(warp_op op, std::uint32_t a, std::uint32_t b) {
+  switch (op) {
+    case warp_op::reduce_add: return a + b;
+    case warp_op::reduce_min_signed: return static_cast<std::uint32_t>(std::min(static_cast<std::int32_t>(a), static_cast<std::int32_t>(b)));
+    case warp_op::reduce_max_signed: return static_cast<std::uint32_t>(std::max(static_cast<std::int32_t>(a), static_cast<std::int32_t>(b)));
+    case warp_op::reduce_min_unsigned: return std::min(a, b);
+    case warp_op::reduce_max_unsigned: return std::max(a, b);
+    case warp_op::reduce_and: return a & b;
+    case warp_op::reduce_or: return a | b;
+    default: return a ^ b;  // reduce_xor
+  }
+}
+
+}  // namespace
+
+std::string describe(warp_op op, unsigned mask) { return fmt::format("{}(0x{:08x})", name_of(op), mask); }
+
+std::string invalid_request(const detail::warp_request& req) {
+  if (is_shuffle(req.op) && (req.width < 1 || req.width > 32 || !std::has_single_bit(static_cast<unsigned>(req.width))))
+    return fmt::format("{}: width {} is not a power of two from 1 to 32", describe(req.op, req.mask), req.width);
+  return {};
+}
+
+void combine(warp_op op, unsigned mask, thread_record* const (&group)[32]) {
+  const auto each = [mask](auto&& f) {
+    for (unsigned m = mask; m != 0; m &= m - 1) f(static_cast<unsigned>(std::countr_zero(m)));
+  };
+  if (op == warp_op::sync) return;
+  if (is_shuffle(op)) {
+    each([&](unsigned lane) {
+      thread_record& t = *group[lane];
+      const unsigned src = source_lane(op, lane, t.arg, t.width);
+      if ((mask >> src & 1u) == 0)
+        throw fault_error(fault_kind::warp_collective, t.thread_idx, t.block->block_idx,
+                          fmt::format("{} in lane {} reads lane {}, which is not in the mask", describe(op, mask), lane, src),
+                          t.site);
+      t.out = group[src]->value;
+    });
+    return;
+  }
+  std::uint64_t result = 0;
+  int predicate = 0;
+  switch (op) {
+    case warp_op::ballot:
+    case warp_op::all:
+    case warp_op::any: {
+      unsigned ballot = 0;
+      each([&](unsigned lane) { ballot |= (group[lane]->value != 0 ? 1u : 0u) << lane; });
+      result = op == warp_op::ballot ? ballot : op == warp_op::all ? ballot == mask : ballot != 0;
+      break;
+    }
+    case warp_op::match_any:
+      each([&](unsigned lane) {
+        unsigned same = 0;
+        each([&](unsigned other) { same |= (group[other]->value == group[lane]->value ? 1u : 0u) << other; });
+        group[lane]->out = same;
+      });
+      return;
+    case warp_op::match_all: {
+      const std::uint64_t first = group[std::countr_zero(mask)]->value;
+      predicate = 1;
+      each([&](unsigned lane) { predicate &= group[lane]->value == first ? 1 : 0; });
+      result = predicate ? mask : 0;
+      break;
+    }
+    default: {  // the __reduce_*_sync family, on 32-bit values
+      bool first = true;
+      std::uint32_t acc = 0;
+      each([&](unsigned lane) {
+        const auto v = static_cast<std::uint32_t>(group[lane]->value);
+        acc = first ? v : reduce(op, acc, v);
+        first = false;
+      });
+      result = acc;
+      break;
+    }
+  }
+  each([&](unsigned lane) {
+    group[lane]->out = result;
+    group[lane]->result = predicate;
+  });
+}
+
+}  // namespace cusim::sim

@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: MIT
+// What a warp collective computes once every lane of its mask has arrived: shuffles with CUDA's
+// segment (width) rules, votes, match and reductions. The rendezvous itself is the block runner's.
+#pragma once
+
+#include "block_runner.hpp"
+
+#include <string>
+
+namespace cusim::sim {
+
+/// "__shfl_down_sync(0xffffffff)": how a message names a collective.
+std::string describe(detail::warp_op op, unsigned mask);
+/// Why `req` is invalid whatever the other lanes do (a shuffle width that is not a power of two
+/// from 1 to 32), or "" when it is valid.
+std::string invalid_request(const detail::warp_request& req);
+/// Fills `out` (and `result`, for __match_all_sync's predicate) of every lane of `mask`;
+/// `group[lane]` is that lane's record, all at `op` with `mask`. A shuffle that reads a lane
+/// outside the mask throws the tagged error for the reading lane.
+void combine(detail::warp_op op, unsigned mask, thread_record* const (&group)[32]);
+
+}  // namespace cusim::sim
