@@ -115,8 +115,7 @@ void block_context::reset(block_runner& r, launch_state& l, std::uint64_t linear
   launch = &l;
   linear = linear_block;
   const launch_config& cfg = l.config;
-  block_idx = {static_cast<unsigned>(linear_block % cfg.grid.x), static_cast<unsigned>(linear_block / cfg.grid.x % cfg.grid.y),
-         static_cast<unsigned>(linear_block / (std::uint64_t{cfg.grid.x} * cfg.grid.y))};
+  block_idx = block_index(cfg.grid, linear_block);
   block_dim = cfg.block;
   grid_dim = cfg.grid;
   nthreads = l.threads_per_block;

@@ -4,9 +4,11 @@
 
 #include "shared_memory.hpp"
 #include "runtime_api.hpp"
+#include "streams.hpp"
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
 
 namespace cusim::sim {
@@ -88,6 +90,27 @@ void validate_launch(const launch_config& c) {
                                               c.shared_bytes, p.sharedMemPerBlock));
   if (!stream_is_valid(c.stream))
     reject(cudaErrorInvalidResourceHandle, "the stream is not a live cudaStream_t");
+}
+
+int max_blocks_per_multiprocessor(unsigned threads, std::size_t shared_bytes) {
+  const cudaDeviceProp& p = device_properties();
+  const unsigned warps = (threads + 31) / 32;
+  int blocks = std::min(p.maxBlocksPerMultiProcessor, static_cast<int>(p.maxThreadsPerMultiProcessor / (warps * 32)));
+  if (shared_bytes > 0) blocks = std::min(blocks, static_cast<int>(p.sharedMemPerMultiprocessor / shared_bytes));
+  return blocks;
+}
+
+void validate_cooperative_launch(const launch_config& c) {
+  const cudaDeviceProp& p = device_properties();
+  const unsigned threads = c.block.x * c.block.y * c.block.z;
+  const int per_sm = max_blocks_per_multiprocessor(threads, c.shared_bytes);
+  const unsigned long long blocks = 1ull * c.grid.x * c.grid.y * c.grid.z;
+  const unsigned long long fits = 1ull * per_sm * p.multiProcessorCount;
+  if (blocks > fits)
+    reject(cudaErrorCooperativeLaunchTooLarge,
+           fmt::format("a cooperative launch needs every block resident at once: {} blocks of {} threads exceed the "
+                       "{} ({} per multiprocessor x {} multiprocessors) the simulated device holds",
+                       blocks, threads, fits, per_sm, p.multiProcessorCount));
 }
 
 }  // namespace cusim::sim

@@ -13,4 +13,10 @@ const cudaDeviceProp& device_properties();
 /// Checks `config` against the device's limits; throws cuda_error with CUDA's code.
 void validate_launch(const launch_config& config);
 
+/// How many blocks of `threads` threads using `shared_bytes` of dynamic shared memory one
+/// multiprocessor holds at once (limited by blocks, threads and shared memory per SM).
+int max_blocks_per_multiprocessor(unsigned threads, std::size_t shared_bytes);
+/// A cooperative launch must fit on the device at once; throws cudaErrorCooperativeLaunchTooLarge.
+void validate_cooperative_launch(const launch_config& config);
+
 }  // namespace cusim::sim

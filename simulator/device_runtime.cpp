@@ -36,6 +36,14 @@ void fail_out_of_bounds(std::int64_t index, std::int64_t extent, int axis, memor
   throw sim::out_of_bounds_error(t.thread_idx, t.block->block_idx, index, extent, axis, space, site);
 }
 
+void fail_bad_tile(unsigned size, const source_location& site) {
+  const sim::thread_record& t = sim::current_record("cg::tiled_partition");
+  throw sim::fault_error(fault_kind::warp_collective, t.thread_idx, t.block->block_idx,
+                         fmt::format("cg::tiled_partition(block, {}): the tile size must be a power of two from 1 to 32",
+                                     size),
+                         site);
+}
+
 void fail_local_array(std::size_t bytes, const source_location& site) {
   const sim::thread_record& t = sim::current_record("a cusim::local_array");
   throw sim::fault_error(fault_kind::stack_overflow, t.thread_idx, t.block->block_idx,

@@ -3,6 +3,8 @@
 #include "grid_runner.hpp"
 
 #include "block_runner.hpp"
+#include "diagnostics.hpp"
+#include "streams.hpp"
 #include "device.hpp"
 #include "runtime_api.hpp"
 #include "settings.hpp"
@@ -11,7 +13,14 @@
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
+#include <algorithm>
+#include <condition_variable>
 #include <map>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include <fmt/format.h>
 #include <memory>
 #include <mutex>
 
@@ -43,9 +52,114 @@ tbb::task_arena& arena_for(unsigned workers) {
 
 }  // namespace
 
+namespace {
+
+// The grid barrier of a cooperative launch. Each worker runs blocks until they finish or all
+// their live threads wait at this_grid().sync(); once every unfinished block waits, the barrier
+// opens and each worker resumes its own suspended blocks (a block never leaves its worker: its
+// fibers live on that worker's stacks). Idle workers sleep on the condition variable.
+class grid_barrier {
+ public:
+  explicit grid_barrier(launch_state& launch) : launch_(launch) {}
+
+  void work() {
+    block_runner& runner = block_runner::for_this_thread();
+    std::vector<block_context*> mine;
+    std::uint64_t generation = 0;
+    for (;;) {
+      const std::uint64_t b = next_.fetch_add(1);
+      if (b < launch_.blocks) {
+        block_context* suspended = runner.start_cooperative(launch_, b);
+        if (suspended) mine.push_back(suspended);
+        done(suspended, b);
+        continue;
+      }
+      if (mine.empty()) return;
+      bool abort;
+      {
+        std::unique_lock lock(mutex_);
+        opened_.wait(lock, [&] { return generation_ != generation; });
+        generation = generation_;
+        abort = abort_;
+      }
+      std::vector<block_context*> still;
+      for (block_context* block : mine) {
+        const std::uint64_t linear = block->linear;
+        block_context* suspended = runner.resume(*block, abort);
+        if (suspended) still.push_back(suspended);
+        done(suspended, linear);
+      }
+      mine.swap(still);
+    }
+  }
+
+ private:
+  // Block `linear` finished (suspended == null) or waits at the barrier.
+  void done(block_context* suspended, std::uint64_t linear) {
+    std::lock_guard lock(mutex_);
+    if (suspended) {
+      ++arrived_;
+      if (!first_waiter_ || linear < first_waiter_->linear) {
+        const thread_record& t = *suspended->barrier_waiters.front();
+        first_waiter_ = waiter{linear, t.thread_idx, suspended->block_idx, suspended->barrier_site};
+      }
+    } else {
+      ++finished_;
+      first_finished_ = std::min(first_finished_, linear);
+    }
+    if (arrived_ == 0 || arrived_ + finished_ != launch_.blocks) return;
+    // Every block waits or has finished: open the barrier, or abort after a fault. A block that
+    // finished while others wait would hang a GPU: that is a deadlock.
+    if (launch_.lowest_fault.load() == UINT64_MAX && finished_ > 0) {
+      const uint3 gone = block_index(launch_.config.grid, first_finished_);
+      launch_.report_fault(
+          first_waiter_->linear,
+          std::make_exception_ptr(fault_error(
+              fault_kind::grid_sync, first_waiter_->tid, first_waiter_->ctaid,
+              fmt::format("deadlock: this_grid().sync() can never complete: block [{}, {}, {}] has exited without "
+                          "reaching it ({} of {} blocks wait)",
+                          gone.x, gone.y, gone.z, arrived_, launch_.blocks),
+              first_waiter_->site)));
+    }
+    abort_ = launch_.lowest_fault.load() != UINT64_MAX;
+    arrived_ = 0;
+    first_waiter_.reset();
+    ++generation_;
+    opened_.notify_all();
+  }
+
+  struct waiter {
+    std::uint64_t linear;
+    uint3 tid, ctaid;
+    detail::source_location site;
+  };
+  launch_state& launch_;
+  std::atomic<std::uint64_t> next_{0};
+  std::mutex mutex_;
+  std::condition_variable opened_;
+  std::uint64_t arrived_ = 0, finished_ = 0, generation_ = 0;
+  std::uint64_t first_finished_ = UINT64_MAX;
+  std::optional<waiter> first_waiter_;
+  bool abort_ = false;
+};
+
+void run_cooperative(launch_state& launch, unsigned workers) {
+  grid_barrier barrier(launch);
+  const auto helpers = static_cast<unsigned>(std::min<std::uint64_t>(workers, launch.blocks)) - 1;
+  std::vector<std::thread> threads;
+  threads.reserve(helpers);
+  for (unsigned i = 0; i < helpers; ++i) threads.emplace_back([&] { barrier.work(); });
+  barrier.work();  // the calling thread is worker 0: with CUSIM_WORKERS=1 it runs every block
+  for (auto& t : threads) t.join();
+}
+
+}  // namespace
+
 std::exception_ptr run_grid(launch_state& launch) {
   const unsigned workers = worker_count();
-  if (workers == 1 || launch.blocks == 1) {
+  if (launch.cooperative) {
+    run_cooperative(launch, workers);
+  } else if (workers == 1 || launch.blocks == 1) {
     run_blocks(launch, 0, launch.blocks);  // one OS thread, blocks in order: the gdb mode
   } else {
     arena_for(workers).execute([&] {
@@ -62,27 +176,31 @@ std::exception_ptr run_grid(launch_state& launch) {
 
 namespace cusim::detail {
 
-void launch_kernel(const launch_config& config, void (*thunk)(void*), void* closure) {
+void launch_kernel(const launch_config& config, void (*thunk)(void*), std::shared_ptr<void> closure, bool cooperative) {
   sim::warn_unsupported_settings();
   if (current_thread_ != nullptr)  // would re-enter this OS thread's running block runner
     throw cuda_error(cudaErrorNotSupported,
                      "cusim::launch: operation not supported (cudaErrorNotSupported): a launch from inside a "
                      "kernel (dynamic parallelism) is not supported by the simulator");
   sim::validate_launch(config);
-  sim::launch_state launch;
-  launch.config = config;
-  launch.thunk = thunk;
-  launch.closure = closure;
-  launch.threads_per_block = config.block.x * config.block.y * config.block.z;
-  launch.blocks = std::uint64_t{config.grid.x} * config.grid.y * config.grid.z;
-  launch.stack_bytes = sim::fiber_stack_bytes();
-  std::exception_ptr fault = sim::run_grid(launch);
-  if (!fault) return;
-  if (config.stream != nullptr) {
-    sim::keep_stream_fault(config.stream, fault);  // surfaces at the next synchronisation
+  if (cooperative) sim::validate_cooperative_launch(config);
+  auto launch = std::make_shared<sim::launch_state>();
+  launch->config = config;
+  launch->thunk = thunk;
+  launch->closure = closure.get();
+  launch->owner = std::move(closure);
+  launch->threads_per_block = config.block.x * config.block.y * config.block.z;
+  launch->blocks = std::uint64_t{config.grid.x} * config.grid.y * config.grid.z;
+  launch->stack_bytes = sim::fiber_stack_bytes();
+  launch->cooperative = cooperative;
+  if (config.stream == nullptr) {  // the legacy default stream: after every blocking stream, at once
+    sim::wait_for_blocking_streams();
+    if (std::exception_ptr fault = sim::run_grid(*launch)) std::rethrow_exception(fault);
     return;
   }
-  std::rethrow_exception(fault);
+  sim::enqueue(config.stream, [launch] {
+    if (std::exception_ptr fault = sim::run_grid(*launch)) sim::keep_stream_fault(launch->config.stream, fault);
+  });
 }
 
 }  // namespace cusim::detail

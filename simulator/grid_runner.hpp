@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cstdint>
 #include <exception>
+#include <memory>
 #include <mutex>
 
 namespace cusim::sim {
@@ -16,6 +17,7 @@ struct launch_state {
   launch_config config;
   void (*thunk)(void*) = nullptr;
   void* closure = nullptr;
+  std::shared_ptr<void> owner;  // keeps the closure alive for a launch on a stream
   unsigned threads_per_block = 0;
   std::uint64_t blocks = 0;
   std::size_t stack_bytes = 0;  // CUSIM_STACK, read once per launch
@@ -33,7 +35,14 @@ struct launch_state {
   }
 };
 
-/// Runs every block of `launch`; returns the fault to report (or null).
+/// blockIdx of block `linear` (x fastest).
+inline uint3 block_index(const dim3& grid, std::uint64_t linear) {
+  return {static_cast<unsigned>(linear % grid.x), static_cast<unsigned>(linear / grid.x % grid.y),
+          static_cast<unsigned>(linear / (std::uint64_t{grid.x} * grid.y))};
+}
+
+/// Runs every block of `launch`; returns the fault to report (or null). A cooperative launch
+/// keeps every block co-resident, interleaved on the workers, for this_grid().sync().
 std::exception_ptr run_grid(launch_state& launch);
 
 }  // namespace cusim::sim

@@ -1,83 +1,62 @@
 // SPDX-License-Identifier: MIT
 // The CUDA runtime subset on the simulator. Never throws: failures are returned and kept as the
-// calling host thread's last error. Streams execute synchronously; a kernel fault on a stream is
-// kept until that stream (or the device) is synchronised.
+// calling host thread's last error. Work on the default stream runs at once, after the work of
+// every blocking stream; work on other streams runs on their threads (streams.cpp). A kernel
+// fault on a stream is sticky: every later synchronisation reports its code.
 #include "runtime_api.hpp"
 
 #include "device.hpp"
 #include "memory.hpp"
+#include "streams.hpp"
 
 #include <cusim/host/launch.hpp>
 
 #include <chrono>
 #include <cstring>
-#include <mutex>
-#include <set>
-
-struct CUstream_st {
-  unsigned flags = 0;
-  std::exception_ptr fault;
-};
-struct CUevent_st {
-  unsigned flags = 0;
-  bool recorded = false;
-  std::chrono::steady_clock::time_point time;
-};
 
 namespace cusim::sim {
 
 namespace {
 thread_local cudaError_t last_error = cudaSuccess;
-std::mutex handles_mutex;
-std::set<cudaStream_t> streams;
-std::set<cudaEvent_t> events;
-std::exception_ptr default_stream_fault;  // faults kept for the legacy default stream
 
 cudaError_t fail(cudaError_t code) noexcept {
   set_last_error(code);
   return code;
 }
-bool event_is_valid(cudaEvent_t e) {
-  std::lock_guard lock(handles_mutex);
-  return events.count(e) != 0;
-}
+/// The sticky code of a kernel fault kept by `stream` (any stream, for nullptr).
+cudaError_t fault_code(cudaStream_t stream) { return fail(error_code(stream_fault(stream))); }
 }  // namespace
 
 void set_last_error(cudaError_t code) noexcept {
   if (code != cudaSuccess) last_error = code;
 }
 
-bool stream_is_valid(cudaStream_t stream) noexcept {
-  if (stream == nullptr) return true;
-  std::lock_guard lock(handles_mutex);
-  return streams.count(stream) != 0;
-}
-
-void keep_stream_fault(cudaStream_t stream, std::exception_ptr fault) {
-  std::lock_guard lock(handles_mutex);
-  std::exception_ptr& slot = stream ? stream->fault : default_stream_fault;
-  if (!slot) slot = std::move(fault);
-}
-
-std::exception_ptr take_stream_fault(cudaStream_t stream) {
-  std::lock_guard lock(handles_mutex);
-  if (stream != nullptr) return streams.count(stream) ? std::exchange(stream->fault, nullptr) : nullptr;
-  if (default_stream_fault) return std::exchange(default_stream_fault, nullptr);
-  for (cudaStream_t s : streams)
-    if (s->fault) return std::exchange(s->fault, nullptr);
-  return nullptr;
-}
-
 }  // namespace cusim::sim
 
 namespace cusim::detail {
 
+cudaError_t c_api_launch_failed(std::exception_ptr failure, cudaStream_t stream) {
+  try {
+    std::rethrow_exception(failure);
+  } catch (const cuda_error& e) {
+    return sim::fail(e.code());
+  } catch (const kernel_error&) {
+    sim::keep_stream_fault(stream, failure);  // reported at the next synchronisation, as on a GPU
+    return cudaSuccess;
+  } catch (...) {
+    return sim::fail(cudaErrorUnknown);
+  }
+}
+
 void rethrow_stream_fault(cudaStream_t stream) {
-  if (std::exception_ptr fault = sim::take_stream_fault(stream)) std::rethrow_exception(fault);
+  if (stream == nullptr) sim::wait_for(nullptr);
+  else if (sim::stream_is_valid(stream)) sim::wait_for(stream);
+  if (std::exception_ptr fault = sim::stream_fault(stream)) std::rethrow_exception(fault);
 }
 
 cudaError_t memcpy_symbol(void* symbol, std::size_t symbol_bytes, const void* src, std::size_t bytes,
                           std::size_t offset, cudaMemcpyKind kind, bool to_symbol) {
+  sim::wait_for_blocking_streams();
   const cudaMemcpyKind expected = to_symbol ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost;
   if (kind != expected && kind != cudaMemcpyDefault && kind != cudaMemcpyDeviceToDevice)
     return sim::fail(cudaErrorInvalidMemcpyDirection);
@@ -118,48 +97,49 @@ cudaError_t cudaMallocHost(void** ptr, std::size_t bytes) {
 cudaError_t cudaHostAlloc(void** ptr, std::size_t bytes, unsigned) { return cudaMallocHost(ptr, bytes); }
 cudaError_t cudaFree(void* ptr) {
   if (ptr == nullptr) return cudaSuccess;
+  cusim::sim::wait_for(nullptr);  // like CUDA, cudaFree waits for the device
   return cusim::sim::release(ptr, true, false) ? cudaSuccess : fail(cudaErrorInvalidValue);
 }
 cudaError_t cudaFreeHost(void* ptr) {
   if (ptr == nullptr) return cudaSuccess;
+  cusim::sim::wait_for(nullptr);
   return cusim::sim::release(ptr, false, true) ? cudaSuccess : fail(cudaErrorInvalidValue);
 }
 
-cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind) {
-  if (bytes == 0) return cudaSuccess;
-  if (dst == nullptr || src == nullptr) return fail(cudaErrorInvalidValue);
+namespace {
+cudaError_t check_copy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind) {
+  if (dst == nullptr || src == nullptr) return cudaErrorInvalidValue;
   using cusim::sim::is_device_range;
   switch (kind) {
-    case cudaMemcpyHostToHost: break;
-    case cudaMemcpyHostToDevice:
-      if (!is_device_range(dst, bytes)) return fail(cudaErrorInvalidValue);
-      break;
-    case cudaMemcpyDeviceToHost:
-      if (!is_device_range(src, bytes)) return fail(cudaErrorInvalidValue);
-      break;
+    case cudaMemcpyHostToHost: return cudaSuccess;
+    case cudaMemcpyHostToDevice: return is_device_range(dst, bytes) ? cudaSuccess : cudaErrorInvalidValue;
+    case cudaMemcpyDeviceToHost: return is_device_range(src, bytes) ? cudaSuccess : cudaErrorInvalidValue;
     case cudaMemcpyDeviceToDevice:
-      if (!is_device_range(dst, bytes) || !is_device_range(src, bytes)) return fail(cudaErrorInvalidValue);
-      break;
-    case cudaMemcpyDefault: break;
-    default: return fail(cudaErrorInvalidMemcpyDirection);
+      return is_device_range(dst, bytes) && is_device_range(src, bytes) ? cudaSuccess : cudaErrorInvalidValue;
+    case cudaMemcpyDefault: return cudaSuccess;
   }
-  std::memmove(dst, src, bytes);
-  return cudaSuccess;
+  return cudaErrorInvalidMemcpyDirection;
 }
+}  // namespace
+
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind, cudaStream_t stream) {
   if (!cusim::sim::stream_is_valid(stream)) return fail(cudaErrorInvalidResourceHandle);
-  return cudaMemcpy(dst, src, bytes, kind);
-}
-cudaError_t cudaMemset(void* ptr, int value, std::size_t bytes) {
   if (bytes == 0) return cudaSuccess;
-  if (!cusim::sim::is_device_range(ptr, bytes)) return fail(cudaErrorInvalidValue);
-  std::memset(ptr, value, bytes);
+  if (cudaError_t e = check_copy(dst, src, bytes, kind); e != cudaSuccess) return fail(e);
+  cusim::sim::submit(stream, [=] { std::memmove(dst, src, bytes); });
   return cudaSuccess;
+}
+cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind) {
+  return cudaMemcpyAsync(dst, src, bytes, kind, nullptr);
 }
 cudaError_t cudaMemsetAsync(void* ptr, int value, std::size_t bytes, cudaStream_t stream) {
   if (!cusim::sim::stream_is_valid(stream)) return fail(cudaErrorInvalidResourceHandle);
-  return cudaMemset(ptr, value, bytes);
+  if (bytes == 0) return cudaSuccess;
+  if (!cusim::sim::is_device_range(ptr, bytes)) return fail(cudaErrorInvalidValue);
+  cusim::sim::submit(stream, [=] { std::memset(ptr, value, bytes); });
+  return cudaSuccess;
 }
+cudaError_t cudaMemset(void* ptr, int value, std::size_t bytes) { return cudaMemsetAsync(ptr, value, bytes, nullptr); }
 cudaError_t cudaMemGetInfo(std::size_t* free_bytes, std::size_t* total_bytes) {
   if (free_bytes == nullptr || total_bytes == nullptr) return fail(cudaErrorInvalidValue);
   *total_bytes = cusim::sim::device_properties().totalGlobalMem;
@@ -169,11 +149,13 @@ cudaError_t cudaMemGetInfo(std::size_t* free_bytes, std::size_t* total_bytes) {
 }
 
 cudaError_t cudaDeviceSynchronize() {
-  if (cusim::sim::take_stream_fault(nullptr)) return fail(cudaErrorLaunchFailure);
-  return cudaSuccess;
+  cusim::sim::wait_for(nullptr);
+  return cusim::sim::fault_code(nullptr);
 }
 cudaError_t cudaDeviceReset() {
-  cusim::sim::take_stream_fault(nullptr);
+  cusim::sim::wait_for(nullptr);
+  cusim::sim::clear_stream_faults();
+  cusim::sim::last_error = cudaSuccess;
   return cudaSuccess;
 }
 cudaError_t cudaGetLastError() { return std::exchange(cusim::sim::last_error, cudaSuccess); }
@@ -253,65 +235,71 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
 cudaError_t cudaStreamCreate(cudaStream_t* stream) { return cudaStreamCreateWithFlags(stream, cudaStreamDefault); }
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned flags) {
   if (stream == nullptr || flags > cudaStreamNonBlocking) return fail(cudaErrorInvalidValue);
-  auto* s = new CUstream_st{flags, nullptr};
-  std::lock_guard lock(cusim::sim::handles_mutex);
-  cusim::sim::streams.insert(s);
-  *stream = s;
+  *stream = cusim::sim::create_stream(flags);
   return cudaSuccess;
 }
 cudaError_t cudaStreamDestroy(cudaStream_t stream) {
-  std::lock_guard lock(cusim::sim::handles_mutex);
-  if (stream == nullptr || cusim::sim::streams.erase(stream) == 0) return fail(cudaErrorInvalidResourceHandle);
-  delete stream;
-  return cudaSuccess;
+  return cusim::sim::destroy_stream(stream) ? cudaSuccess : fail(cudaErrorInvalidResourceHandle);
 }
 cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
   if (!cusim::sim::stream_is_valid(stream)) return fail(cudaErrorInvalidResourceHandle);
-  if (cusim::sim::take_stream_fault(stream)) return fail(cudaErrorLaunchFailure);
-  return cudaSuccess;
+  if (stream == nullptr) cusim::sim::wait_for_blocking_streams();  // the legacy default stream
+  else cusim::sim::wait_for(stream);
+  return cusim::sim::fault_code(stream);
 }
 cudaError_t cudaStreamQuery(cudaStream_t stream) {
-  return cusim::sim::stream_is_valid(stream) ? cudaSuccess : fail(cudaErrorInvalidResourceHandle);
+  if (!cusim::sim::stream_is_valid(stream)) return fail(cudaErrorInvalidResourceHandle);
+  if (cudaError_t e = cusim::sim::fault_code(stream); e != cudaSuccess) return e;
+  return cusim::sim::is_idle(stream) ? cudaSuccess : cudaErrorNotReady;
 }
-cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned) {
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned flags) {
   if (!cusim::sim::stream_is_valid(stream) || !cusim::sim::event_is_valid(event))
     return fail(cudaErrorInvalidResourceHandle);
+  if (flags != 0) return fail(cudaErrorInvalidValue);
+  cusim::sim::stream_wait_event(stream, event);
+  return cudaSuccess;
+}
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* user_data) {
+  if (!cusim::sim::stream_is_valid(stream)) return fail(cudaErrorInvalidResourceHandle);
+  if (fn == nullptr) return fail(cudaErrorInvalidValue);
+  cusim::sim::submit(stream, [fn, user_data] { fn(user_data); });
   return cudaSuccess;
 }
 
 cudaError_t cudaEventCreate(cudaEvent_t* event) { return cudaEventCreateWithFlags(event, cudaEventDefault); }
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned flags) {
   if (event == nullptr || flags > (cudaEventBlockingSync | cudaEventDisableTiming)) return fail(cudaErrorInvalidValue);
-  auto* e = new CUevent_st{flags, false, {}};
-  std::lock_guard lock(cusim::sim::handles_mutex);
-  cusim::sim::events.insert(e);
-  *event = e;
+  *event = cusim::sim::create_event(flags);
   return cudaSuccess;
 }
 cudaError_t cudaEventDestroy(cudaEvent_t event) {
-  std::lock_guard lock(cusim::sim::handles_mutex);
-  if (event == nullptr || cusim::sim::events.erase(event) == 0) return fail(cudaErrorInvalidResourceHandle);
-  delete event;
-  return cudaSuccess;
+  return cusim::sim::destroy_event(event) ? cudaSuccess : fail(cudaErrorInvalidResourceHandle);
 }
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
   if (!cusim::sim::event_is_valid(event) || !cusim::sim::stream_is_valid(stream))
     return fail(cudaErrorInvalidResourceHandle);
-  event->recorded = true;
-  event->time = std::chrono::steady_clock::now();
+  cusim::sim::record_event(event, stream);
   return cudaSuccess;
 }
 cudaError_t cudaEventSynchronize(cudaEvent_t event) {
-  return cusim::sim::event_is_valid(event) ? cudaSuccess : fail(cudaErrorInvalidResourceHandle);
+  if (!cusim::sim::event_is_valid(event)) return fail(cudaErrorInvalidResourceHandle);
+  cusim::sim::wait_for_event(event);
+  return cudaSuccess;
 }
 cudaError_t cudaEventQuery(cudaEvent_t event) {
-  return cusim::sim::event_is_valid(event) ? cudaSuccess : fail(cudaErrorInvalidResourceHandle);
+  if (!cusim::sim::event_is_valid(event)) return fail(cudaErrorInvalidResourceHandle);
+  return cusim::sim::query_event(event);  // cudaErrorNotReady is not an error: not recorded as one
 }
 cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {
   if (ms == nullptr) return fail(cudaErrorInvalidValue);
-  if (!cusim::sim::event_is_valid(start) || !cusim::sim::event_is_valid(end) || !start->recorded || !end->recorded ||
-      ((start->flags | end->flags) & cudaEventDisableTiming))
-    return fail(cudaErrorInvalidResourceHandle);
-  *ms = std::chrono::duration<float, std::milli>(end->time - start->time).count();
+  if (!cusim::sim::event_is_valid(start) || !cusim::sim::event_is_valid(end)) return fail(cudaErrorInvalidResourceHandle);
+  const cudaError_t e = cusim::sim::elapsed_ms(ms, start, end);
+  return e == cudaSuccess || e == cudaErrorNotReady ? e : fail(e);
+}
+
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, const void*, int block_size, std::size_t shared_bytes) {
+  if (blocks == nullptr || block_size <= 0 || block_size > cusim::sim::device_properties().maxThreadsPerBlock)
+    return fail(cudaErrorInvalidValue);
+  *blocks = cusim::sim::max_blocks_per_multiprocessor(static_cast<unsigned>(block_size), shared_bytes);
   return cudaSuccess;
 }

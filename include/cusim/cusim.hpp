@@ -8,6 +8,7 @@
 #include <cusim/kernel/arrays.hpp>
 #include <cusim/kernel/assert.hpp>
 #include <cusim/kernel/atomics.hpp>
+#include <cusim/kernel/cooperative_groups.hpp>
 #include <cusim/kernel/grid.hpp>
 #include <cusim/kernel/math.hpp>
 #include <cusim/kernel/sync.hpp>

@@ -303,17 +303,21 @@ TEST_CASE("a segmentation fault in a kernel names the thread before the process 
                         "(a raw pointer out of bounds?)\n") != std::string::npos);
 }
 
-TEST_CASE("a kernel fault on a stream surfaces at synchronisation") {
+TEST_CASE("a kernel fault on a stream surfaces at synchronisation and stays, like a GPU's sticky error") {
   cudaStream_t stream;
   REQUIRE(cudaStreamCreate(&stream) == cudaSuccess);
   cusim::device_array<int> out(32);
   cusim::launch(asserting_kernel, cusim::launch_config{dim3(1), dim3(32), 0, stream}, out);
+  const std::string msg = kernel_error_of([&] { cusim::synchronize(stream); });
+  CHECK(msg.rfind("tid=[20, 0, 0] ctaid=[0, 0, 0]: device-side assertion `threadIdx.x < 20` failed", 0) == 0);
+  CHECK(cudaStreamSynchronize(stream) == cudaErrorAssert);  // sticky, with the fault's own code
+  CHECK(cudaStreamQuery(stream) == cudaErrorAssert);
+  CHECK(cudaDeviceSynchronize() == cudaErrorAssert);
   CHECK_THROWS_AS(cusim::synchronize(stream), cusim::kernel_error);
-  cusim::launch(asserting_kernel, cusim::launch_config{dim3(1), dim3(32), 0, stream}, out);
-  CHECK(cudaStreamSynchronize(stream) == cudaErrorLaunchFailure);
-  CHECK(cudaStreamSynchronize(stream) == cudaSuccess);
   CHECK(cudaStreamDestroy(stream) == cudaSuccess);
-  (void)cudaGetLastError();
+  CHECK(cudaDeviceReset() == cudaSuccess);  // clears it
+  CHECK(cudaDeviceSynchronize() == cudaSuccess);
+  CHECK(cudaGetLastError() == cudaSuccess);
 }
 
 #endif

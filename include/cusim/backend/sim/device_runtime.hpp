@@ -106,6 +106,7 @@ void* dynamic_shared_memory(std::size_t* bytes);
 /// Throws the tagged out-of-bounds kernel_error for the current thread.
 [[noreturn]] void fail_out_of_bounds(std::int64_t index, std::int64_t extent, int axis,
                                      memory_space space, const source_location& site);
+[[noreturn]] void fail_bad_tile(unsigned size, const source_location& site);
 [[noreturn]] void fail_local_array(std::size_t bytes, const source_location& site);
 [[noreturn]] void fail_assert(const char* expr, const char* function, const source_location& site);
 

@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: MIT
+// Streams on threads of their own, and events that complete when their stream reaches them.
+#include "streams.hpp"
+
+#include <cusim/error.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <set>
+#include <thread>
+#include <vector>
+
+struct CUstream_st {
+  unsigned flags = 0;
+  std::mutex mutex;
+  std::condition_variable changed;  // work queued, work done, or stopping
+  std::deque<std::function<void()>> queue;
+  bool running = false;
+  bool stopping = false;
+  std::thread thread;  // started with the first work
+  std::exception_ptr fault;
+};
+
+struct CUevent_st {
+  unsigned flags = 0;
+  std::mutex mutex;
+  std::condition_variable completed_changed;
+  std::uint64_t recorded = 0;   // records issued
+  std::uint64_t completed = 0;  // records reached by their stream
+  std::chrono::steady_clock::time_point time;
+};
+
+namespace cusim::sim {
+
+namespace {
+
+std::mutex handles_mutex;
+std::set<cudaStream_t> streams;
+std::set<cudaEvent_t> events;
+std::exception_ptr default_stream_fault;
+
+void serve(CUstream_st* s) {
+  std::unique_lock lock(s->mutex);
+  for (;;) {
+    s->changed.wait(lock, [&] { return !s->queue.empty() || s->stopping; });
+    if (s->queue.empty()) return;
+    std::function<void()> task = std::move(s->queue.front());
+    s->queue.pop_front();
+    s->running = true;
+    lock.unlock();
+    task();
+    lock.lock();
+    s->running = false;
+    s->changed.notify_all();
+  }
+}
+
+std::vector<cudaStream_t> live_streams(bool blocking_only) {
+  std::lock_guard lock(handles_mutex);
+  std::vector<cudaStream_t> out;
+  for (cudaStream_t s : streams)
+    if (!blocking_only || (s->flags & cudaStreamNonBlocking) == 0) out.push_back(s);
+  return out;
+}
+
+void complete(cudaEvent_t e, std::uint64_t record) {
+  std::lock_guard lock(e->mutex);
+  e->time = std::chrono::steady_clock::now();
+  e->completed = std::max(e->completed, record);
+  e->completed_changed.notify_all();
+}
+
+void wait_for_record(cudaEvent_t e, std::uint64_t record) {
+  std::unique_lock lock(e->mutex);
+  e->completed_changed.wait(lock, [&] { return e->completed >= record; });
+}
+
+}  // namespace
+
+cudaStream_t create_stream(unsigned flags) {
+  auto* s = new CUstream_st;
+  s->flags = flags;
+  std::lock_guard lock(handles_mutex);
+  streams.insert(s);
+  return s;
+}
+
+bool destroy_stream(cudaStream_t stream) {
+  {
+    std::lock_guard lock(handles_mutex);
+    if (stream == nullptr || streams.erase(stream) == 0) return false;
+  }
+  {
+    std::lock_guard lock(stream->mutex);
+    stream->stopping = true;  // the thread finishes what is queued, then ends
+    stream->changed.notify_all();
+  }
+  if (stream->thread.joinable()) stream->thread.join();
+  delete stream;
+  return true;
+}
+
+bool stream_is_valid(cudaStream_t stream) noexcept {
+  if (stream == nullptr) return true;
+  std::lock_guard lock(handles_mutex);
+  return streams.count(stream) != 0;
+}
+
+void enqueue(cudaStream_t s, std::function<void()> task) {
+  std::lock_guard lock(s->mutex);
+  if (!s->thread.joinable()) s->thread = std::thread(serve, s);
+  s->queue.push_back(std::move(task));
+  s->changed.notify_all();
+}
+
+void submit(cudaStream_t stream, std::function<void()> task) {
+  if (stream != nullptr) return enqueue(stream, std::move(task));
+  wait_for_blocking_streams();
+  task();
+}
+
+void wait_for_blocking_streams() {
+  for (cudaStream_t s : live_streams(true)) wait_for(s);
+}
+
+void wait_for(cudaStream_t stream) {
+  if (stream == nullptr) {
+    for (cudaStream_t s : live_streams(false)) wait_for(s);
+    return;
+  }
+  std::unique_lock lock(stream->mutex);
+  stream->changed.wait(lock, [&] { return stream->queue.empty() && !stream->running; });
+}
+
+bool is_idle(cudaStream_t stream) {
+  if (stream == nullptr) {
+    const auto all = live_streams(false);
+    return std::all_of(all.begin(), all.end(), [](cudaStream_t s) { return is_idle(s); });
+  }
+  std::lock_guard lock(stream->mutex);
+  return stream->queue.empty() && !stream->running;
+}
+
+void keep_stream_fault(cudaStream_t stream, std::exception_ptr fault) {
+  std::lock_guard lock(handles_mutex);
+  std::exception_ptr& slot = stream ? stream->fault : default_stream_fault;
+  if (!slot) slot = std::move(fault);
+}
+
+std::exception_ptr stream_fault(cudaStream_t stream) {
+  std::lock_guard lock(handles_mutex);
+  if (stream != nullptr) return streams.count(stream) ? stream->fault : nullptr;
+  if (default_stream_fault) return default_stream_fault;
+  for (cudaStream_t s : streams)
+    if (s->fault) return s->fault;
+  return nullptr;
+}
+
+cudaError_t error_code(const std::exception_ptr& fault) {
+  if (!fault) return cudaSuccess;
+  try {
+    std::rethrow_exception(fault);
+  } catch (const kernel_error& e) {
+    return e.code();
+  } catch (...) {
+    return cudaErrorLaunchFailure;
+  }
+}
+
+void clear_stream_faults() {
+  std::lock_guard lock(handles_mutex);
+  default_stream_fault = nullptr;
+  for (cudaStream_t s : streams) s->fault = nullptr;
+}
+
+cudaEvent_t create_event(unsigned flags) {
+  auto* e = new CUevent_st;
+  e->flags = flags;
+  std::lock_guard lock(handles_mutex);
+  events.insert(e);
+  return e;
+}
+
+bool destroy_event(cudaEvent_t event) {
+  {
+    std::lock_guard lock(handles_mutex);
+    if (event == nullptr || events.erase(event) == 0) return false;
+  }
+  wait_for_event(event);  // a stream may still have to reach its last record
+  delete event;
+  return true;
+}
+
+bool event_is_valid(cudaEvent_t event) noexcept {
+  std::lock_guard lock(handles_mutex);
+  return events.count(event) != 0;
+}
+
+void record_event(cudaEvent_t event, cudaStream_t stream) {
+  std::uint64_t record;
+  {
+    std::lock_guard lock(event->mutex);
+    record = ++event->recorded;
+  }
+  submit(stream, [event, record] { complete(event, record); });
+}
+
+cudaError_t query_event(cudaEvent_t event) {
+  std::lock_guard lock(event->mutex);
+  return event->completed >= event->recorded ? cudaSuccess : cudaErrorNotReady;
+}
+
+void wait_for_event(cudaEvent_t event) {
+  std::uint64_t record;
+  {
+    std::lock_guard lock(event->mutex);
+    record = event->recorded;
+  }
+  wait_for_record(event, record);
+}
+
+void stream_wait_event(cudaStream_t stream, cudaEvent_t event) {
+  std::uint64_t record;
+  {
+    std::lock_guard lock(event->mutex);
+    record = event->recorded;
+  }
+  if (record == 0) return;  // never recorded: nothing to wait for
+  submit(stream, [event, record] { wait_for_record(event, record); });
+}
+
+cudaError_t elapsed_ms(float* ms, cudaEvent_t start, cudaEvent_t end) {
+  std::unique_lock first(start->mutex);
+  std::unique_lock second(end->mutex, std::defer_lock);
+  if (end != start) second.lock();
+  if (start->recorded == 0 || end->recorded == 0 || ((start->flags | end->flags) & cudaEventDisableTiming))
+    return cudaErrorInvalidResourceHandle;
+  if (start->completed < start->recorded || end->completed < end->recorded) return cudaErrorNotReady;
+  *ms = std::chrono::duration<float, std::milli>(end->time - start->time).count();
+  return cudaSuccess;
+}
+
+}  // namespace cusim::sim

@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: MIT
+// Streams and events. Each stream runs its work in order on a thread of its own, started with
+// its first work and asleep on a condition variable while idle, so streams run concurrently
+// with each other and with the host. The legacy default stream is synchronous: its work waits
+// for every blocking stream, then runs on the calling thread.
+#pragma once
+
+#include <cusim/backend/sim/runtime.hpp>
+
+#include <exception>
+#include <functional>
+
+namespace cusim::sim {
+
+cudaStream_t create_stream(unsigned flags);
+/// Waits for the stream's work, then frees it; false if `stream` is not a live stream.
+bool destroy_stream(cudaStream_t stream);
+/// nullptr (the default stream) or a stream created and not yet destroyed.
+bool stream_is_valid(cudaStream_t stream) noexcept;
+
+/// Queues `task` on `stream` (not the default stream) behind the work queued before it.
+void enqueue(cudaStream_t stream, std::function<void()> task);
+/// Runs `task` on `stream`: queued on a stream, at once (after every blocking stream) on the
+/// default stream.
+void submit(cudaStream_t stream, std::function<void()> task);
+/// What the legacy default stream does before its own work: waits for every blocking stream.
+void wait_for_blocking_streams();
+/// Waits until `stream` has run everything queued on it (nullptr: every stream).
+void wait_for(cudaStream_t stream);
+/// Whether `stream` has nothing queued or running.
+bool is_idle(cudaStream_t stream);
+
+/// Keeps the first kernel fault of `stream` (nullptr: the default stream). It is sticky, as on
+/// a GPU: every later synchronisation reports it, until cudaDeviceReset.
+void keep_stream_fault(cudaStream_t stream, std::exception_ptr fault);
+/// The fault kept by `stream`; for nullptr, the default stream's or any stream's.
+std::exception_ptr stream_fault(cudaStream_t stream);
+/// The CUDA error a kept fault stands for (cudaErrorAssert, cudaErrorIllegalAddress, ...).
+cudaError_t error_code(const std::exception_ptr& fault);
+void clear_stream_faults();
+
+cudaEvent_t create_event(unsigned flags);
+/// Waits for the event's pending records, then frees it; false if it is not a live event.
+bool destroy_event(cudaEvent_t event);
+bool event_is_valid(cudaEvent_t event) noexcept;
+/// Records the event on `stream`: it completes, with its time, when the stream gets there.
+void record_event(cudaEvent_t event, cudaStream_t stream);
+/// cudaSuccess once the last record has completed, cudaErrorNotReady before.
+cudaError_t query_event(cudaEvent_t event);
+void wait_for_event(cudaEvent_t event);
+/// Work queued on `stream` after this waits for the event's last record (cudaStreamWaitEvent).
+void stream_wait_event(cudaStream_t stream, cudaEvent_t event);
+cudaError_t elapsed_ms(float* ms, cudaEvent_t start, cudaEvent_t end);
+
+}  // namespace cusim::sim
