@@ -43,6 +43,7 @@ using cudaEvent_t = CUevent_st*;
 constexpr unsigned cudaStreamDefault = 0x0;
 constexpr unsigned cudaStreamNonBlocking = 0x1;
 using cudaHostFn_t = void (*)(void* user_data);
+#define CUDART_CB
 constexpr unsigned cudaEventDefault = 0x0;
 constexpr unsigned cudaEventBlockingSync = 0x1;
 constexpr unsigned cudaEventDisableTiming = 0x2;
