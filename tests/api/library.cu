@@ -28,6 +28,27 @@ TEST_CASE("reduce sums, takes a maximum and handles sizes around the block size"
   CHECK(cusim::reduce(cusim::device_array<int>(0), 17, max_op{}) == 17);
 }
 
+struct best {
+  float value;
+  int index;
+};
+struct argmin_op {  // associative and commutative: ties go to the lower index
+  CUSIM_HD best operator()(best a, best b) const {
+    return (b.value < a.value || (b.value == a.value && b.index < a.index)) ? b : a;
+  }
+};
+
+TEST_CASE("reduce takes any associative op on a user type, over more blocks than one pass covers") {
+  const int n = 1 << 20;  // 4096 blocks wanted, 1024 launched: grid-stride loops
+  std::vector<best> h(n);
+  for (int i = 0; i < n; ++i) h[i] = {static_cast<float>((i * 7919L) % 100003), i};
+  h[777777].value = -3.0f;
+  h[999999].value = -3.0f;
+  const best r = cusim::reduce(cusim::to_device(h), best{1e30f, -1}, argmin_op{});
+  CHECK(r.value == -3.0f);
+  CHECK(r.index == 777777);
+}
+
 __global__ void round_half(cusim::span<const float> in, cusim::span<float> out) {
   const int i = cusim::grid<1>();
   if (i < static_cast<int>(in.size())) out[i] = rintf(in[i] * 2) / 2;
@@ -45,8 +66,8 @@ TEST_CASE("forall launches enough threads for n elements") {
   cusim::forall(0, round_half, in, out);  // no launch, no error
 }
 
+// Reference values: python3 tools/xoroshiro_reference.py (a transcription of numba.cuda.random).
 TEST_CASE("xoroshiro128p states and draws match numba's algorithm for seed 42") {
-  // Reference values from a Python transcription of numba.cuda.random.
   auto states = cusim::init_xoroshiro128p_states(3, 42);
   CHECK(states[0].s0 == 0xbdd732262feb6e95ull);
   CHECK(states[0].s1 == 0xbdd732262feb6e95ull);
@@ -54,6 +75,35 @@ TEST_CASE("xoroshiro128p states and draws match numba's algorithm for seed 42") 
   CHECK(states[1].s1 == 0x05b3939a23e533b4ull);
   CHECK(states[2].s0 == 0xa67324e5ecccb8dcull);
   CHECK(states[2].s1 == 0x4a81bbd6c315729eull);
+  auto later = cusim::init_xoroshiro128p_states(2, 12345, 1);  // subsequence_start = 1
+  CHECK(later[1].s0 == 0xacc916a8455438ffull);
+  CHECK(later[1].s1 == 0x4e05835506937906ull);
+}
+
+__global__ void draw_float64(cusim::span<cusim::xoroshiro128p_state> states, cusim::span<double> uniform,
+                             cusim::span<double> normal64, cusim::span<float> normal32) {
+  cusim::xoroshiro128p_state saved = states[0];
+  for (int k = 0; k < 4; ++k) uniform[k] = cusim::xoroshiro128p_uniform_float64(states, 0);
+  states[0] = saved;
+  for (int k = 0; k < 4; ++k) normal64[k] = cusim::xoroshiro128p_normal_float64(states, 0);
+  states[0] = saved;
+  for (int k = 0; k < 4; ++k) normal32[k] = cusim::xoroshiro128p_normal_float32(states, 0);
+}
+
+TEST_CASE("uniform_float64 gives numba's exact numbers; the normals match to rounding") {
+  auto states = cusim::create_xoroshiro128p_states(1, 2024);
+  cusim::device_array<double> uniform(4), normal64(4);
+  cusim::device_array<float> normal32(4);
+  cusim::launch(draw_float64, 1, 1, states, uniform, normal64, normal32);
+  CHECK(uniform.copy_to_host() ==
+        std::vector<double>{0.24553107329221946, 0.41723196393876183, 0.6408636519202786, 0.6953358055953875});
+  const std::vector<double> normal{-1.4543450652702963, -0.31766924372429456, 1.8428582636915085, 0.20599107496339716};
+  const auto n64 = normal64.copy_to_host();
+  const auto n32 = normal32.copy_to_host();
+  for (int k = 0; k < 4; ++k) {  // numba takes the log in float32: a few float32 ulps apart at most
+    CHECK(n64[k] == doctest::Approx(normal[k]).epsilon(1e-6));
+    CHECK(n32[k] == doctest::Approx(normal[k]).epsilon(1e-5));
+  }
 }
 
 __global__ void draw_uniforms(cusim::span<cusim::xoroshiro128p_state> states, cusim::mdspan<float, 2> out) {

@@ -86,7 +86,7 @@ CUSIM_HD inline float xoroshiro128p_uniform_float32(span<xoroshiro128p_state> st
 CUSIM_HD inline double xoroshiro128p_uniform_float64(span<xoroshiro128p_state> states, index_t i) {
   return detail::uint64_to_unit_float64(detail::xoroshiro128p_next(states[i]));
 }
-/// A standard normal float (Box-Muller on two uniforms, the second value discarded, as numba).
+/// A standard normal float (Box-Muller on two float32 uniforms, the sine branch discarded, as numba).
 CUSIM_HD inline float xoroshiro128p_normal_float32(span<xoroshiro128p_state> states, index_t i) {
   const float u1 = xoroshiro128p_uniform_float32(states, i);
   const float u2 = xoroshiro128p_uniform_float32(states, i);
@@ -97,7 +97,8 @@ CUSIM_HD inline double xoroshiro128p_normal_float64(span<xoroshiro128p_state> st
   const float u1 = xoroshiro128p_uniform_float32(states, i);
   const float u2 = xoroshiro128p_uniform_float32(states, i);
   constexpr double two_pi = 2 * 3.14159265358979323846;
-  return std::sqrt(-2.0 * std::log(static_cast<double>(u1))) * std::cos(two_pi * u2);
+  // numba takes math.log of the float32 uniform in float32, then continues in float64.
+  return std::sqrt(-2.0 * static_cast<double>(std::log(u1))) * std::cos(two_pi * u2);
 }
 
 }  // namespace cusim

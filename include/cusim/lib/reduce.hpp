@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // cusim::reduce(view, init, op): numba's @cuda.reduce, written with the kernel API itself so it
-// runs on both backends: a block tree reduction in shared memory, then the per-block partials.
+// runs on both backends: a grid-stride, shared-memory tree reduction per block, launched twice
+// (the input to at most 1024 partials, then the partials to one value).
 #pragma once
 
 #include <cusim/host/device_array.hpp>
@@ -19,7 +20,7 @@ namespace detail {
 inline constexpr unsigned reduce_block_size = 256;
 
 template <class T, class Op>
-__global__ void reduce_blocks(span<const T> in, span<T> partial, span<int> valid, Op op) {
+__global__ void reduce_blocks(span<const T> in, span<T> partial, Op op) {
   __shared__ shared_array<T, reduce_block_size> acc;
   __shared__ shared_array<int, reduce_block_size> has;
   const unsigned tid = threadIdx.x;
@@ -39,10 +40,7 @@ __global__ void reduce_blocks(span<const T> in, span<T> partial, span<int> valid
     }
     __syncthreads();
   }
-  if (tid == 0) {
-    partial[blockIdx.x] = acc[0];
-    valid[blockIdx.x] = has[0];
-  }
+  if (tid == 0) partial[blockIdx.x] = acc[0];  // every block has an element: blocks <= ceil(n / block)
 }
 
 }  // namespace detail
@@ -55,14 +53,10 @@ T reduce(span<const T> view, std::type_identity_t<T> init, Op op) {
   const std::size_t wanted = (view.size() + detail::reduce_block_size - 1) / detail::reduce_block_size;
   const auto blocks = static_cast<unsigned>(wanted < 1024 ? wanted : 1024);
   device_array<T> partial(blocks);
-  device_array<int> valid(blocks);
-  launch(detail::reduce_blocks<T, Op>, dim3(blocks), dim3(detail::reduce_block_size), view, partial, valid, op);
-  const std::vector<T> p = partial.copy_to_host();
-  const std::vector<int> v = valid.copy_to_host();
-  T result = init;
-  for (std::size_t i = 0; i < p.size(); ++i)
-    if (v[i]) result = op(result, p[i]);
-  return result;
+  device_array<T> total(1);
+  launch(detail::reduce_blocks<T, Op>, dim3(blocks), dim3(detail::reduce_block_size), view, partial, op);
+  launch(detail::reduce_blocks<T, Op>, dim3(1), dim3(detail::reduce_block_size), span<const T>(partial), total, op);
+  return op(init, total.copy_to_host()[0]);
 }
 template <class T, class Op>
 T reduce(span<T> view, std::type_identity_t<T> init, Op op) {
