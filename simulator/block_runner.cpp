@@ -186,19 +186,18 @@ fiber_slot& block_runner::start_fiber() {
     slot = slots_.emplace_back(std::make_unique<fiber_slot>()).get();
   }
   slot->abandoned = false;
-  slot->context = ctx::fiber(std::allocator_arg, pooled_stack(&stacks_, &slot->stack),
-                           [this, slot](ctx::fiber&& caller) -> ctx::fiber { fiber_main(*slot, std::move(caller)); });
+  try {
+    slot->context = ctx::fiber(std::allocator_arg, pooled_stack(&stacks_, &slot->stack),
+                               [this, slot](ctx::fiber&& caller) -> ctx::fiber { fiber_main(*slot, std::move(caller)); });
+  } catch (...) {
+    free_slots_.push_back(slot);
+    throw;
+  }
   slot->stack_lo = static_cast<const char*>(slot->stack.sp) - slot->stack.size;
   return *slot;
 }
 
-void block_runner::retire_idle_fibers() noexcept {
-  for (fiber_slot* slot : idle_) {
-    slot->context = ctx::fiber();  // unwinds the idle fiber; its stack returns to stacks_
-    free_slots_.push_back(slot);
-  }
-  idle_.clear();
-}
+void block_runner::retire_idle_fibers() noexcept { trim(0); }
 
 // Symmetric transfer: whoever switches away names itself in from_, and the side that resumes
 // stores the continuation it receives into that slot.
@@ -304,6 +303,30 @@ void block_runner::report_overflow() noexcept {
       {})));
 }
 
+// The thread to run when `self` stops. Starting a new thread may need a new fiber; when that
+// fails (memory, or mappings) the error names `self` and the block is left consistent.
+fiber_slot* block_runner::runnable_after(thread_record& self) {
+  try {
+    return next_runnable();
+  } catch (const std::bad_alloc&) {
+    throw fault_error(fault_kind::exception, self.thread_idx, self.block->block_idx,
+                      fmt::format("out of memory for fiber stacks: {} fibers of {} KiB exist on this worker; lower "
+                                  "CUSIM_STACK or keep fewer threads resident",
+                                  slots_.size(), stacks_.stack_bytes() / 1024),
+                      {});
+  }
+}
+
+void block_runner::trim(std::size_t keep) noexcept {
+  while (idle_.size() > keep) {
+    fiber_slot* slot = idle_.back();
+    idle_.pop_back();
+    slot->context = ctx::fiber();  // unwinds the idle fiber; its stack returns to stacks_
+    free_slots_.push_back(slot);
+  }
+  stacks_.trim(keep);
+}
+
 void block_runner::make_ready(thread_record& t) {
   if (t.status == thread_status::waiting) --block_->waiting;
   t.status = thread_status::ready;
@@ -311,11 +334,11 @@ void block_runner::make_ready(thread_record& t) {
 }
 
 void block_runner::park(thread_record& self) {
+  fiber_slot* next = runnable_after(self);
   self.status = thread_status::waiting;
   ++block_->waiting;
   ++block_->progress;
   fiber_slot& me = static_cast<fiber_slot&>(self);
-  fiber_slot* next = next_runnable();
   switch_to(next ? *next : scheduler_, me);
   detail::current_thread_ = &self;
   self.status = thread_status::running;
@@ -417,9 +440,10 @@ void block_runner::poll_yield(thread_record& self) {
                       {});
   }
   fiber_slot& me = static_cast<fiber_slot&>(self);
+  fiber_slot* next = runnable_after(self);
+  if (next == nullptr) return;  // the only runnable thread: it polls on
   make_ready(self);
-  fiber_slot* next = next_runnable();  // possibly self again, when it is the only runnable thread
-  switch_to(next ? *next : scheduler_, me);
+  switch_to(*next, me);
   detail::current_thread_ = &self;
   self.status = thread_status::running;
   if (block_->aborting) throw abort_block{};

@@ -131,6 +131,8 @@ class block_runner {
   block_context* start_cooperative(launch_state& launch, std::uint64_t linear_block);
   /// Releases the grid barrier of a suspended block (or, with `abort`, unwinds it) and runs on.
   block_context* resume(block_context& block, bool abort);
+  /// Frees idle fibers and their stacks beyond `keep` (after a large cooperative launch).
+  void trim(std::size_t keep) noexcept;
 
   // Entry points for the running simulated thread `self`.
   CUSIM_SIM_HOT int sync_block(thread_record& self, detail::sync_op op, int predicate, const detail::source_location& site);
@@ -151,6 +153,7 @@ class block_runner {
   block_context* finish_or_suspend(bool suspended);
   bool schedule();
   CUSIM_SIM_HOT fiber_slot* next_runnable();
+  fiber_slot* runnable_after(thread_record& self);
   fiber_slot& start_fiber();
   void retire_idle_fibers() noexcept;
   CUSIM_SIM_HOT void switch_to(fiber_slot& target, fiber_slot& self);

@@ -8,6 +8,17 @@
 
 namespace cusim::sim {
 
+namespace {
+constexpr int madv_guard_install = 102;  // MADV_GUARD_INSTALL, newer than Debian 12's headers
+}  // namespace
+
+void stack_pool::trim(std::size_t keep) noexcept {
+  while (free_.size() > keep) {
+    unmap(free_.back());
+    free_.pop_back();
+  }
+}
+
 stack_pool::~stack_pool() {
   for (const auto& [base, length] : lengths_) ::munmap(base, length);  // free and in-use stacks
 }
@@ -37,7 +48,10 @@ boost::context::stack_context stack_pool::allocate() {
   void* base = ::mmap(nullptr, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK,
                       -1, 0);
   if (base == MAP_FAILED) throw std::bad_alloc();
-  if (::mprotect(base, fiber_guard_bytes, PROT_NONE) != 0) {
+  // A guard region (Linux 6.13+) keeps the stack in the same VMA as its neighbours, so the
+  // number of stacks is not limited by vm.max_map_count (65530: about 32k mprotect'ed stacks,
+  // fewer than a large cooperative launch keeps resident). Older kernels get a PROT_NONE page.
+  if (::madvise(base, fiber_guard_bytes, madv_guard_install) != 0 && ::mprotect(base, fiber_guard_bytes, PROT_NONE) != 0) {
     ::munmap(base, total);
     throw std::bad_alloc();
   }

@@ -29,6 +29,8 @@ class stack_pool {
 
   std::size_t stack_bytes() const noexcept { return bytes_; }
   /// Later stacks have `bytes` usable bytes; cached stacks of another size are unmapped.
+  /// Unmaps free stacks beyond `keep`.
+  void trim(std::size_t keep) noexcept;
   void set_stack_bytes(std::size_t bytes) noexcept;
   boost::context::stack_context allocate();
   void deallocate(boost::context::stack_context& sctx) noexcept;

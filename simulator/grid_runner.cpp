@@ -150,7 +150,8 @@ void run_cooperative(launch_state& launch, unsigned workers) {
   threads.reserve(helpers);
   for (unsigned i = 0; i < helpers; ++i) threads.emplace_back([&] { barrier.work(); });
   barrier.work();  // the calling thread is worker 0: with CUSIM_WORKERS=1 it runs every block
-  for (auto& t : threads) t.join();
+  for (auto& t : threads) t.join();  // their runners, fibers and stacks end with them
+  block_runner::for_this_thread().trim(1024);  // keep what one ordinary block needs
 }
 
 }  // namespace

@@ -2,6 +2,8 @@
 // Checked arrays: layout, and the exact tagged report of a bad index in every memory space.
 #include "test_support.hpp"
 
+#include <cstdint>
+
 #include <vector>
 
 __global__ void mdspan_layout(cusim::mdspan<const int, 2> in, cusim::mdspan<int, 3> out) {
@@ -196,4 +198,20 @@ TEST_CASE("a checked view indexed out of bounds in host code throws std::out_of_
   const std::string expected = "index 3 is out of bounds for axis 0 with size 3 (global array, arrays.cu:" +
                                std::to_string(__LINE__ + 1) + ", host code)";
   CHECK_THROWS_WITH_AS(s[3], expected.c_str(), std::out_of_range);
+}
+
+__global__ void byte_indices(cusim::span<const std::uint8_t> keys, cusim::span<int> table, cusim::span<int> out) {
+  const int i = cusim::grid<1>();
+  if (i < static_cast<int>(keys.size())) out[i] = table[keys[i]];  // 8-bit data as an index: 0..255
+}
+
+TEST_CASE("unsigned 8-bit values index as 0..255, not as negatives") {
+  std::vector<std::uint8_t> keys{0, 17, 128, 239, 255};
+  std::vector<int> table(256);
+  for (int i = 0; i < 256; ++i) table[i] = i * 3;
+  auto d_keys = cusim::to_device(keys);
+  auto d_table = cusim::to_device(table);
+  cusim::device_array<int> out(keys.size());
+  cusim::launch(byte_indices, 1, 32, d_keys, d_table, out);
+  CHECK(out.copy_to_host() == std::vector<int>{0, 51, 384, 717, 765});
 }

@@ -211,6 +211,17 @@ TEST_CASE("this_grid().sync() across 64 blocks gives the right answer with one w
   check_grid_iterations();
 }
 
+TEST_CASE("a cooperative launch keeps 40,960 threads resident across grid barriers" * doctest::skip(!on_simulator)) {
+  // Two mappings per guarded stack would exceed vm.max_map_count (65530) near 32k fibers.
+  std::vector<int> host(40 * 1024);
+  for (std::size_t i = 0; i < host.size(); ++i) host[i] = static_cast<int>(i % 5);
+  auto a = cusim::to_device(host);
+  cusim::device_array<int> b(host.size());
+  cusim::device_array<int> valid(1);
+  cusim::launch_cooperative(grid_iterations, cusim::launch_config{40, 1024}, a, b, 2, valid);
+  CHECK(a.copy_to_host() == grid_iterations_on_host(host, 2));
+}
+
 TEST_CASE("cudaLaunchCooperativeKernel runs the same kernel") {
   std::vector<int> host(8 * 32, 3);
   auto a = cusim::to_device(host);

@@ -32,7 +32,9 @@ struct index_arg {
   template <std::integral I>
     requires(!std::same_as<I, bool>)
   constexpr CUSIM_HD index_arg(I i, source_location s = source_location::current()) noexcept
-      : value(static_cast<index_t>(static_cast<std::make_signed_t<I>>(i))), site(s) {}
+      : value(sizeof(I) < 4 ? static_cast<index_t>(i)  // uint8_t/uint16_t data used as an index
+                            : static_cast<index_t>(static_cast<std::make_signed_t<I>>(i))),  // 0u - 1 is -1
+        site(s) {}
 };
 
 CUSIM_HD inline void check_index([[maybe_unused]] index_t i, [[maybe_unused]] index_t extent,
