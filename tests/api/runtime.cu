@@ -103,6 +103,10 @@ TEST_CASE("managed and pinned memory are usable from host and kernels") {
   CHECK(cudaDeviceSynchronize() == cudaSuccess);
   CHECK(cudaMemcpy(p, m, 8 * sizeof(float), cudaMemcpyDefault) == cudaSuccess);
   for (int i = 0; i < 8; ++i) CHECK(p[i] == 3.0f * i);
+  CHECK(cudaMemcpy(m, p, 16 * sizeof(float), cudaMemcpyHostToDevice) == cudaErrorInvalidValue);  // past m's end
+  CHECK(cudaFree(p) == cudaErrorInvalidValue);      // pinned memory is freed with cudaFreeHost
+  CHECK(cudaFreeHost(m) == cudaErrorInvalidValue);  // managed memory with cudaFree
+  (void)cudaGetLastError();
   CHECK(cudaFree(m) == cudaSuccess);
   CHECK(cudaFreeHost(p) == cudaSuccess);
 }
