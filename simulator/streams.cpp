@@ -78,21 +78,28 @@ void wait_for_record(cudaEvent_t e, std::uint64_t record) {
   e->completed_changed.wait(lock, [&] { return e->completed >= record; });
 }
 
-}  // namespace
-
-cudaStream_t create_stream(unsigned flags) {
-  auto* s = new CUstream_st;
-  s->flags = flags;
+// Streams and events are handles the user may pass back after destroying them: each lives in
+// a registry, and only registered handles are ever dereferenced.
+template <class Handle>
+Handle* register_handle(std::set<Handle*>& registry, unsigned flags) {
+  auto* h = new Handle;
+  h->flags = flags;
   std::lock_guard lock(handles_mutex);
-  streams.insert(s);
-  return s;
+  registry.insert(h);
+  return h;
+}
+template <class Handle>
+bool unregister_handle(std::set<Handle*>& registry, Handle* h) {
+  std::lock_guard lock(handles_mutex);
+  return h != nullptr && registry.erase(h) != 0;
 }
 
+}  // namespace
+
+cudaStream_t create_stream(unsigned flags) { return register_handle(streams, flags); }
+
 bool destroy_stream(cudaStream_t stream) {
-  {
-    std::lock_guard lock(handles_mutex);
-    if (stream == nullptr || streams.erase(stream) == 0) return false;
-  }
+  if (!unregister_handle(streams, stream)) return false;
   {
     std::lock_guard lock(stream->mutex);
     stream->stopping = true;  // the thread finishes what is queued, then ends
@@ -176,19 +183,10 @@ void clear_stream_faults() {
   for (cudaStream_t s : streams) s->fault = nullptr;
 }
 
-cudaEvent_t create_event(unsigned flags) {
-  auto* e = new CUevent_st;
-  e->flags = flags;
-  std::lock_guard lock(handles_mutex);
-  events.insert(e);
-  return e;
-}
+cudaEvent_t create_event(unsigned flags) { return register_handle(events, flags); }
 
 bool destroy_event(cudaEvent_t event) {
-  {
-    std::lock_guard lock(handles_mutex);
-    if (event == nullptr || events.erase(event) == 0) return false;
-  }
+  if (!unregister_handle(events, event)) return false;
   wait_for_event(event);  // a stream may still have to reach its last record
   delete event;
   return true;

@@ -155,7 +155,7 @@ TEST_CASE("the legacy default stream waits for blocking streams, not for non-blo
   cudaStream_t blocking, nonblocking;
   REQUIRE(cudaStreamCreate(&blocking) == cudaSuccess);
   REQUIRE(cudaStreamCreateWithFlags(&nonblocking, cudaStreamNonBlocking) == cudaSuccess);
-  cusim::device_array<int> d(256);
+  auto d = cusim::to_device(std::vector<int>(256, 0));
   trace t;
   step slow{&t, "slow", 50};
   REQUIRE(cudaLaunchHostFunc(blocking, record_step, &slow) == cudaSuccess);
