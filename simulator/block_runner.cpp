@@ -73,13 +73,10 @@ block_context& block_runner::acquire_context() {
 }
 
 void block_runner::run(launch_state& launch, std::uint64_t linear_block) {
-  if (block_context* suspended = start_cooperative(launch, linear_block)) {
-    // Only a cooperative launch suspends at this_grid().sync(), and it never calls run().
-    resume(*suspended, true);
-  }
+  if (block_context* suspended = start(launch, linear_block)) resume(*suspended, true);  // never: not cooperative
 }
 
-block_context* block_runner::start_cooperative(launch_state& launch, std::uint64_t linear_block) {
+block_context* block_runner::start(launch_state& launch, std::uint64_t linear_block) {
   if (launch.stack_bytes != stacks_.stack_bytes()) {  // CUSIM_STACK changed since the last launch
     retire_idle_fibers();
     stacks_.set_stack_bytes(launch.stack_bytes);

@@ -58,8 +58,8 @@ struct fiber_slot : thread_record {
 };
 
 /// One block's state while it runs, reached from its threads' records. Kept apart from the
-/// runner's fibers so that several blocks can later be in flight on one worker (co-resident
-/// blocks for grid-wide synchronisation) without changing how a block is scheduled.
+/// runner's fibers so that several blocks can be in flight on one worker (the co-resident blocks
+/// of a cooperative launch) without changing how a block is scheduled.
 struct block_context : detail::block_info {
   block_runner* runner = nullptr;
   launch_state* launch = nullptr;
@@ -126,9 +126,10 @@ class block_runner {
   /// Runs block `linear_block` of `launch` to completion; a fault is handed to the launch.
   void run(launch_state& launch, std::uint64_t linear_block);
 
-  // Cooperative launches: a block runs until it finishes or every live thread waits at
-  // this_grid().sync(); it is then suspended (nullptr: finished, a fault handed to the launch).
-  block_context* start_cooperative(launch_state& launch, std::uint64_t linear_block);
+  /// Starts block `linear_block`: it runs until it finishes (nullptr; a fault is handed to the
+  /// launch) or, in a cooperative launch, until every live thread waits at this_grid().sync()
+  /// (the suspended block is returned).
+  block_context* start(launch_state& launch, std::uint64_t linear_block);
   /// Releases the grid barrier of a suspended block (or, with `abort`, unwinds it) and runs on.
   block_context* resume(block_context& block, bool abort);
   /// Frees idle fibers and their stacks beyond `keep` (after a large cooperative launch).

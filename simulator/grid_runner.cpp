@@ -69,7 +69,7 @@ class grid_barrier {
     for (;;) {
       const std::uint64_t b = next_.fetch_add(1);
       if (b < launch_.blocks) {
-        block_context* suspended = runner.start_cooperative(launch_, b);
+        block_context* suspended = runner.start(launch_, b);
         if (suspended) mine.push_back(suspended);
         done(suspended, b);
         continue;
