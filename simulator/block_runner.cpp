@@ -78,7 +78,7 @@ void block_runner::run(launch_state& launch, std::uint64_t linear_block) {
 
 block_context* block_runner::start(launch_state& launch, std::uint64_t linear_block) {
   if (launch.stack_bytes != stacks_.stack_bytes()) {  // CUSIM_STACK changed since the last launch
-    retire_idle_fibers();
+    trim(0);  // idle fibers have stacks of the old size
     stacks_.set_stack_bytes(launch.stack_bytes);
   }
   block_ = &acquire_context();
@@ -194,7 +194,6 @@ fiber_slot& block_runner::start_fiber() {
   return *slot;
 }
 
-void block_runner::retire_idle_fibers() noexcept { trim(0); }
 
 // Symmetric transfer: whoever switches away names itself in from_, and the side that resumes
 // stores the continuation it receives into that slot.
@@ -519,12 +518,8 @@ void block_runner::release_active_masks() {
   block_context& b = *block_;
   for (unsigned base = 0; base < b.nthreads; base += 32) {
     thread_record* at[32] = {};
-    for (unsigned lane = 0; lane < 32 && base + lane < b.next_unstarted; ++lane) {
-      thread_record* t = b.lanes[base + lane];
-      if (b.state_of(base + lane) == block_context::lane_state::live && t->status == thread_status::waiting &&
-          t->wait == wait_kind::active_mask)
-        at[lane] = t;
-    }
+    for (unsigned lane = 0; lane < 32 && base + lane < b.next_unstarted; ++lane)
+      at[lane] = b.waiting_at(base + lane, wait_kind::active_mask);
     for (unsigned lane = 0; lane < 32; ++lane) {
       if (at[lane] == nullptr) continue;
       unsigned together = 0;

@@ -105,11 +105,14 @@ struct block_context : detail::block_info {
     if (t->block != this || t->linear != linear || t->status == thread_status::exited) return lane_state::exited;
     return lane_state::live;
   }
-  /// The live thread `linear` if it waits at a warp collective, else null.
-  thread_record* at_warp_collective(unsigned linear) const noexcept {
+  /// The live thread `linear` if it waits at a `kind` wait, else null.
+  thread_record* waiting_at(unsigned linear, wait_kind kind) const noexcept {
     if (state_of(linear) != lane_state::live) return nullptr;
     thread_record* t = lanes[linear];
-    return t->status == thread_status::waiting && t->wait == wait_kind::warp_collective ? t : nullptr;
+    return t->status == thread_status::waiting && t->wait == kind ? t : nullptr;
+  }
+  thread_record* at_warp_collective(unsigned linear) const noexcept {
+    return waiting_at(linear, wait_kind::warp_collective);
   }
 };
 
@@ -156,7 +159,6 @@ class block_runner {
   CUSIM_SIM_HOT fiber_slot* next_runnable();
   fiber_slot* runnable_after(thread_record& self);
   fiber_slot& start_fiber();
-  void retire_idle_fibers() noexcept;
   CUSIM_SIM_HOT void switch_to(fiber_slot& target, fiber_slot& self);
   CUSIM_SIM_HOT void after_switch(boost::context::fiber&& from) noexcept;
   [[noreturn]] boost::context::fiber fiber_main(fiber_slot& self, boost::context::fiber&& caller);

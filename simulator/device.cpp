@@ -3,7 +3,6 @@
 #include "device.hpp"
 
 #include "shared_memory.hpp"
-#include "runtime_api.hpp"
 #include "streams.hpp"
 
 #include <fmt/format.h>

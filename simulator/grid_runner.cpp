@@ -3,26 +3,25 @@
 #include "grid_runner.hpp"
 
 #include "block_runner.hpp"
-#include "diagnostics.hpp"
-#include "streams.hpp"
 #include "device.hpp"
-#include "runtime_api.hpp"
+#include "diagnostics.hpp"
 #include "settings.hpp"
+#include "streams.hpp"
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <condition_variable>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <thread>
 #include <vector>
-
-#include <fmt/format.h>
-#include <memory>
-#include <mutex>
 
 namespace cusim::sim {
 
@@ -49,10 +48,6 @@ tbb::task_arena& arena_for(unsigned workers) {
   if (!arena) arena = std::make_unique<tbb::task_arena>(static_cast<int>(workers));
   return *arena;
 }
-
-}  // namespace
-
-namespace {
 
 // The grid barrier of a cooperative launch. Each worker runs blocks until they finish or all
 // their live threads wait at this_grid().sync(); once every unfinished block waits, the barrier

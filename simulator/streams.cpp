@@ -73,6 +73,11 @@ void complete(cudaEvent_t e, std::uint64_t record) {
   e->completed_changed.notify_all();
 }
 
+std::uint64_t last_record(cudaEvent_t e) {
+  std::lock_guard lock(e->mutex);
+  return e->recorded;
+}
+
 void wait_for_record(cudaEvent_t e, std::uint64_t record) {
   std::unique_lock lock(e->mutex);
   e->completed_changed.wait(lock, [&] { return e->completed >= record; });
@@ -211,21 +216,10 @@ cudaError_t query_event(cudaEvent_t event) {
   return event->completed >= event->recorded ? cudaSuccess : cudaErrorNotReady;
 }
 
-void wait_for_event(cudaEvent_t event) {
-  std::uint64_t record;
-  {
-    std::lock_guard lock(event->mutex);
-    record = event->recorded;
-  }
-  wait_for_record(event, record);
-}
+void wait_for_event(cudaEvent_t event) { wait_for_record(event, last_record(event)); }
 
 void stream_wait_event(cudaStream_t stream, cudaEvent_t event) {
-  std::uint64_t record;
-  {
-    std::lock_guard lock(event->mutex);
-    record = event->recorded;
-  }
+  const std::uint64_t record = last_record(event);
   if (record == 0) return;  // never recorded: nothing to wait for
   submit(stream, [event, record] { wait_for_record(event, record); });
 }

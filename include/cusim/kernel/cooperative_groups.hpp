@@ -74,6 +74,11 @@ inline unsigned compact(unsigned bits, unsigned mask) {
     out |= ((bits >> std::countr_zero(m)) & 1u) << rank;
   return out;
 }
+/// The first lane of the caller's tile of `size` lanes, and the mask of that tile.
+inline unsigned tile_base(unsigned size) { return lane_id() / size * size; }
+inline unsigned tile_mask(unsigned size) {
+  return (size == 32 ? 0xffffffffu : (1u << size) - 1u) << tile_base(size);
+}
 /// The lane holding the `rank`-th member of `mask`.
 inline int lane_of_rank(unsigned mask, unsigned rank) {
   for (unsigned m = mask; m != 0; m &= m - 1, --rank)
@@ -90,7 +95,7 @@ class thread_block_tile {
                 "tiled_partition<N>: N must be a power of two from 1 to 32");
 
  public:
-  thread_block_tile() : mask_(Size == 32 ? 0xffffffffu : ((1u << Size) - 1u) << (lane_id() / Size * Size)) {}
+  thread_block_tile() : mask_(detail_cg::tile_mask(Size)) {}
 
   void sync(source_location site = source_location::current()) const { __syncwarp(mask_, site); }
   unsigned thread_rank() const { return lane_id() % Size; }
@@ -119,15 +124,15 @@ class thread_block_tile {
   int all(int predicate, source_location site = source_location::current()) const { return __all_sync(mask_, predicate, site); }
   /// Bit i set iff the tile's thread of rank i passed a non-zero predicate.
   unsigned ballot(int predicate, source_location site = source_location::current()) const {
-    return __ballot_sync(mask_, predicate, site) >> (lane_id() / Size * Size);
+    return __ballot_sync(mask_, predicate, site) >> std::countr_zero(mask_);
   }
   template <class T>
   unsigned match_any(T value, source_location site = source_location::current()) const {
-    return __match_any_sync(mask_, value, site) >> (lane_id() / Size * Size);
+    return __match_any_sync(mask_, value, site) >> std::countr_zero(mask_);
   }
   template <class T>
   unsigned match_all(T value, int& pred, source_location site = source_location::current()) const {
-    return __match_all_sync(mask_, value, &pred, site) >> (lane_id() / Size * Size);
+    return __match_all_sync(mask_, value, &pred, site) >> std::countr_zero(mask_);
   }
 
  private:
@@ -137,7 +142,7 @@ class thread_block_tile {
 /// A tile of a size chosen at run time (a power of two up to 32): sync, thread_rank, size.
 class thread_group {
  public:
-  explicit thread_group(unsigned size) : size_(size), mask_(size == 32 ? 0xffffffffu : ((1u << size) - 1u) << (lane_id() / size * size)) {}
+  explicit thread_group(unsigned size) : size_(size), mask_(detail_cg::tile_mask(size)) {}
   void sync(source_location site = source_location::current()) const { __syncwarp(mask_, site); }
   unsigned thread_rank() const { return lane_id() % size_; }
   unsigned num_threads() const { return size_; }
