@@ -2,6 +2,7 @@
 // One block's threads on fibers: barriers, polling yields, divergence and deadlock detection.
 #include "block_runner.hpp"
 
+#include "debugger.hpp"
 #include "diagnostics.hpp"
 #include "fault_signals.hpp"
 #include "fiber_pool.hpp"
@@ -50,12 +51,13 @@ std::string demangled_current_exception_type() {
 
 }  // namespace
 
-block_runner::block_runner() = default;
+block_runner::block_runner() { register_runner(*this); }
 
 // Runs at thread exit. Idle fibers hold only the runner's own frames, nothing to unwind, and
 // unwinding them this late breaks under AddressSanitizer (its thread state is already gone), so
 // their contexts are dropped as they are; stacks_ then unmaps every stack.
 block_runner::~block_runner() {
+  unregister_runner(*this);
   for (auto& slot : slots_)
     if (slot->context) drop_unwound(std::move(slot->context));
 }
@@ -66,7 +68,11 @@ block_runner& block_runner::for_this_thread() {
 }
 
 block_context& block_runner::acquire_context() {
-  if (free_contexts_.empty()) return *contexts_.emplace_back(std::make_unique<block_context>());
+  if (free_contexts_.empty()) {
+    block_context& b = *contexts_.emplace_back(std::make_unique<block_context>());
+    b.debug_next = std::exchange(debug_contexts_, &b);
+    return b;
+  }
   block_context* b = free_contexts_.back();
   free_contexts_.pop_back();
   return *b;
@@ -101,6 +107,7 @@ block_context* block_runner::finish_or_suspend(bool suspended) {
   detail::current_thread_ = nullptr;
   block_context* b = std::exchange(block_, nullptr);
   if (suspended) return b;
+  b->in_flight = false;
   if (b->fault) b->launch->report_fault(b->linear, b->fault);
   b->fault = nullptr;
   free_contexts_.push_back(b);
@@ -122,6 +129,10 @@ void block_context::reset(block_runner& r, launch_state& l, std::uint64_t linear
   aborting = false;
   fault = nullptr;
   overflowed = nullptr;
+  break_thread = nullptr;
+  in_flight = true;
+  shuffle = l.schedule_seed.has_value();
+  rng = shuffle ? *l.schedule_seed ^ (linear_block + 1) * 0x9e3779b97f4a7c15ull : 0;
   progress = progress_seen = idle_yields = 0;
   barrier_waiters.clear();
   barrier_divergent = false;
@@ -131,7 +142,8 @@ void block_context::reset(block_runner& r, launch_state& l, std::uint64_t linear
   active_waiting = 0;
   ready.clear();
   ready_head = 0;
-  shared.reset(cfg.shared_bytes);
+  shared.reset(cfg.shared_bytes, l.checker ? shared_memory::checked_poison : shared_memory::poison);
+  if (l.checker) l.checker->block_started(*this);
 }
 
 // Runs the current block until every thread has exited (false) or every live thread waits at
@@ -157,7 +169,19 @@ bool block_runner::schedule() {
 }
 
 fiber_slot* block_runner::next_runnable() {
-  if (!block_->aborting && block_->next_unstarted < block_->nthreads) {
+  const bool can_start = !block_->aborting && block_->next_unstarted < block_->nthreads;
+  if (block_->shuffle) [[unlikely]] {  // CUSIM_SCHEDULE=random: any runnable thread, by the seed
+    const std::size_t ready = block_->ready.size() - block_->ready_head;
+    if (ready > 0 && (ready > 1 || can_start)) {
+      const std::uint64_t pick = random_below(ready + can_start);
+      if (pick < ready) {
+        std::swap(block_->ready[block_->ready_head], block_->ready[block_->ready_head + pick]);
+        thread_record* t = block_->ready[block_->ready_head++];
+        return static_cast<fiber_slot*>(t);
+      }
+    }
+  }
+  if (can_start) {
     if (idle_.empty()) return &start_fiber();
     fiber_slot* slot = idle_.back();
     idle_.pop_back();
@@ -227,6 +251,7 @@ ctx::fiber block_runner::fiber_main(fiber_slot& self, ctx::fiber&& caller) {
     while (!block_->aborting && block_->next_unstarted < block_->nthreads) {
       take_thread(t);
       run_thread(t);
+      flush_accesses(t);
       t.status = thread_status::exited;
       ++block_->progress;
     }
@@ -305,11 +330,11 @@ fiber_slot* block_runner::runnable_after(thread_record& self) {
   try {
     return next_runnable();
   } catch (const std::bad_alloc&) {
-    throw fault_error(fault_kind::exception, self.thread_idx, self.block->block_idx,
-                      fmt::format("out of memory for fiber stacks: {} fibers of {} KiB exist on this worker; lower "
-                                  "CUSIM_STACK or keep fewer threads resident",
-                                  slots_.size(), stacks_.stack_bytes() / 1024),
-                      {});
+    raise_fault(fault_error(fault_kind::exception, self.thread_idx, self.block->block_idx,
+                            fmt::format("out of memory for fiber stacks: {} fibers of {} KiB exist on this worker; "
+                                        "lower CUSIM_STACK or keep fewer threads resident",
+                                        slots_.size(), stacks_.stack_bytes() / 1024),
+                            {}));
   }
 }
 
@@ -338,11 +363,21 @@ void block_runner::park(thread_record& self) {
   switch_to(next ? *next : scheduler_, me);
   detail::current_thread_ = &self;
   self.status = thread_status::running;
-  if (block_->aborting) throw abort_block{};
+  if (block_->aborting) {
+    if (block_->break_thread == &self && block_->launch->break_on_fault) {  // stop here, at the waiting line
+      try {
+        std::rethrow_exception(block_->fault);
+      } catch (const kernel_error& e) {
+        break_on(e, *block_->launch);
+      }
+    }
+    throw abort_block{};
+  }
 }
 
 int block_runner::sync_block(thread_record& self, detail::sync_op op, int predicate,
                              const detail::source_location& site) {
+  flush_accesses(self);
   self.wait = wait_kind::block_barrier;
   self.site = site;
   if (block_->barrier_waiters.empty()) {
@@ -362,11 +397,13 @@ detail::warp_result block_runner::warp_collective(thread_record& self, const det
                                                   const detail::source_location& site) {
   const unsigned lane = self.linear % 32;
   if ((req.mask >> lane & 1u) == 0)
-    throw fault_error(fault_kind::warp_collective, self.thread_idx, self.block->block_idx,
-                      fmt::format("{} called by lane {}, which is not in the mask", describe(req.op, req.mask), lane),
-                      site);
+    raise_fault(fault_error(fault_kind::warp_collective, self.thread_idx, self.block->block_idx,
+                            fmt::format("{} called by lane {}, which is not in the mask", describe(req.op, req.mask),
+                                        lane),
+                            site));
   if (std::string why = invalid_request(req); !why.empty())
-    throw fault_error(fault_kind::warp_collective, self.thread_idx, self.block->block_idx, why, site);
+    raise_fault(fault_error(fault_kind::warp_collective, self.thread_idx, self.block->block_idx, why, site));
+  flush_accesses(self);
   self.wait = wait_kind::warp_collective;
   self.site = site;
   self.op = req.op;
@@ -393,7 +430,7 @@ bool block_runner::complete_collective(thread_record& self) {
   const unsigned missing = mask & ~b.warp_arrived[base / 32];
   for (unsigned m = missing; m != 0; m &= m - 1) {
     const auto state = b.state_of(base + static_cast<unsigned>(std::countr_zero(m)));
-    if (self.op != detail::warp_op::sync || state == block_context::lane_state::live ||
+    if (self.op != detail::warp_op::sync || b.launch->checks.sync || state == block_context::lane_state::live ||
         state == block_context::lane_state::unstarted)
       return false;
   }
@@ -406,6 +443,7 @@ bool block_runner::complete_collective(thread_record& self) {
   }
   combine(self.op, mask, group);
   b.warp_arrived[base / 32] &= ~mask;
+  if (self.op == detail::warp_op::sync && b.launch->checker) b.launch->checker->warp_barrier(b, base, mask);
   for (unsigned m = mask & ~missing; m != 0; m &= m - 1) {
     thread_record* t = group[std::countr_zero(m)];
     if (t == &self) continue;
@@ -416,6 +454,7 @@ bool block_runner::complete_collective(thread_record& self) {
 }
 
 unsigned block_runner::active_mask(thread_record& self, const detail::source_location& site) {
+  flush_accesses(self);
   self.wait = wait_kind::active_mask;
   self.site = site;
   ++block_->active_waiting;
@@ -429,20 +468,45 @@ void block_runner::poll_yield(thread_record& self) {
     block_->progress_seen = block_->progress;
     block_->idle_yields = 0;
   } else if (++block_->idle_yields >= deadlock_yields) {
-    throw fault_error(fault_kind::deadlock, self.thread_idx, self.block->block_idx,
-                      fmt::format("deadlock: no thread of the block can make progress: this thread spins on "
-                                  "atomics that never change ({} threads wait at a barrier)",
-                                  block_->waiting),
-                      {});
+    raise_fault(fault_error(fault_kind::deadlock, self.thread_idx, self.block->block_idx,
+                            fmt::format("deadlock: no thread of the block can make progress: this thread spins on "
+                                        "atomics that never change ({} threads wait at a barrier)",
+                                        block_->waiting),
+                            {}));
   }
+  shuffle_point(self);
+}
+
+// Lets another runnable thread of the block run, if there is one; `self` runs again later.
+void block_runner::shuffle_point(thread_record& self) {
+  flush_accesses(self);
   fiber_slot& me = static_cast<fiber_slot&>(self);
   fiber_slot* next = runnable_after(self);
-  if (next == nullptr) return;  // the only runnable thread: it polls on
+  if (next == nullptr) return;  // the only runnable thread: it runs on
   make_ready(self);
   switch_to(*next, me);
   detail::current_thread_ = &self;
   self.status = thread_status::running;
   if (block_->aborting) throw abort_block{};
+}
+
+void block_runner::flush_accesses(thread_record& self) {
+  if (memory_checker* c = block_->launch->checker.get()) [[unlikely]]
+    c->flush(self, *block_);
+}
+
+void block_runner::note_access(thread_record& self, void* p, std::size_t bytes, memory_space space,
+                               const detail::source_location& site) {
+  if (block_->shuffle && random_below(2) == 0) shuffle_point(self);  // before the access
+  if (memory_checker* c = block_->launch->checker.get()) c->access(self, *block_, p, bytes, space, site);
+}
+
+// splitmix64 over the block's state: the same sequence for a seed and block on any worker.
+std::uint64_t block_runner::random_below(std::uint64_t n) noexcept {
+  std::uint64_t z = (block_->rng += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return (z ^ (z >> 31)) % n;
 }
 
 // Called when no thread can run. __activemask calls are answered first: the lanes of a warp that
@@ -464,11 +528,35 @@ bool block_runner::resolve_waits() {
     return false;
   }
   if (b.barrier_op == detail::sync_op::grid) return true;
+  if (b.launch->checks.sync && strict_barrier_violated()) return false;
   release_barrier();  // every live thread waits at the same __syncthreads
   return false;
 }
 
+// CUSIM_CHECK=sync: a __syncthreads that some thread of the block never reaches is an error,
+// even though a GPU counts threads that have exited as arrived.
+bool block_runner::strict_barrier_violated() {
+  block_context& b = *block_;
+  if (b.barrier_waiters.size() == b.nthreads) return false;
+  unsigned gone = 0;
+  while (b.state_of(gone) != block_context::lane_state::exited) ++gone;
+  const uint3 gone_tid = {gone % b.block_dim.x, gone / b.block_dim.x % b.block_dim.y,
+                          gone / (b.block_dim.x * b.block_dim.y)};
+  thread_record* first = *std::min_element(b.barrier_waiters.begin(), b.barrier_waiters.end(),
+                                           [](const thread_record* x, const thread_record* y) { return x->linear < y->linear; });
+  b.break_thread = first;
+  fault(std::make_exception_ptr(fault_error(
+      fault_kind::barrier_divergence, first->thread_idx, b.block_idx,
+      fmt::format("barrier divergence (CUSIM_CHECK=sync): {} of {} threads wait at this __syncthreads, but thread "
+                  "{} has exited without reaching it (a GPU counts exited threads as arrived; strict checking "
+                  "does not)",
+                  b.barrier_waiters.size(), b.nthreads, format_tag(gone_tid, b.block_idx)),
+      first->site)));
+  return true;
+}
+
 void block_runner::release_barrier() {
+  if (block_->barrier_op != detail::sync_op::grid && block_->launch->checker) block_->launch->checker->block_barrier(*block_);
   const int live = static_cast<int>(block_->barrier_waiters.size());
   const int result = block_->barrier_op == detail::sync_op::count ? block_->barrier_count
                      : block_->barrier_op == detail::sync_op::all ? (block_->barrier_count == live)
@@ -506,6 +594,7 @@ void block_runner::report_divergence() {
   }
   std::string sites;
   for (const auto& [site, n] : per_site) sites += fmt::format("{}{} at {}", sites.empty() ? "" : ", ", n, site);
+  block_->break_thread = const_cast<thread_record*>(other);
   fault(std::make_exception_ptr(fault_error(
       fault_kind::barrier_divergence, other->thread_idx, other->block->block_idx,
       fmt::format("barrier divergence: threads of the block wait at different __syncthreads ({}); thread {} "
@@ -550,11 +639,13 @@ bool block_runner::release_warps() {
       const thread_record* other = b.at_warp_collective(j);
       const auto state = b.state_of(j);
       ok = other ? other->op == detail::warp_op::sync
-                 : state == block_context::lane_state::exited || state == block_context::lane_state::absent;
+                 : !b.launch->checks.sync &&  // strict: every lane of the mask must arrive
+                       (state == block_context::lane_state::exited || state == block_context::lane_state::absent);
     }
     if (ok) complete.push_back(t);
   }
   for (thread_record* t : complete) {
+    if (b.launch->checker) b.launch->checker->warp_barrier(b, t->linear / 32 * 32, t->mask);
     b.warp_arrived[t->linear / 32] &= ~(1u << t->linear % 32);
     --b.warp_waiting;
     make_ready(*t);
@@ -570,7 +661,12 @@ void block_runner::report_stuck_warp() {
   for (unsigned i = 0; i < b.next_unstarted && t == nullptr; ++i) t = b.at_warp_collective(i);
   const unsigned base = t->linear / 32 * 32;
   const std::string what = describe(t->op, t->mask);
+  // Under CUSIM_CHECK=sync a __syncwarp waits for exited lanes too: say why.
+  const char* strict = t->op == detail::warp_op::sync && b.launch->checks.sync
+                           ? " (CUSIM_CHECK=sync: every lane of a __syncwarp mask must reach it)"
+                           : "";
   auto report = [&](fault_kind kind, const std::string& message) {
+    b.break_thread = t;
     fault(std::make_exception_ptr(fault_error(kind, t->thread_idx, t->block->block_idx, message, t->site)));
   };
   for (unsigned m = t->mask; m != 0; m &= m - 1) {
@@ -579,11 +675,11 @@ void block_runner::report_stuck_warp() {
     switch (b.state_of(j)) {
       case block_context::lane_state::absent:
         return report(fault_kind::warp_collective,
-                      fmt::format("{} can never complete: lane {} of the mask does not exist (the block has {} threads)",
-                                  what, lane, b.nthreads));
+                      fmt::format("{} can never complete: lane {} of the mask does not exist (the block has {} threads){}",
+                                  what, lane, b.nthreads, strict));
       case block_context::lane_state::exited:
         return report(fault_kind::warp_collective,
-                      fmt::format("{} can never complete: lane {} of the mask has exited", what, lane));
+                      fmt::format("{} can never complete: lane {} of the mask has exited{}", what, lane, strict));
       default: break;
     }
     const thread_record& other = *b.lanes[j];
@@ -603,11 +699,11 @@ void block_runner::report_stuck_warp() {
 void* block_runner::bind_shared(thread_record& self, const detail::source_location& site, std::size_t bytes,
                                 std::size_t align) {
   if (void* p = block_->shared.bind(site, bytes, align)) return p;
-  throw fault_error(fault_kind::shared_memory, self.thread_idx, self.block->block_idx,
-                    fmt::format("too much shared memory: the block's __shared__ arrays and dynamic shared memory "
-                                "need {} bytes, the simulated device has {} per block",
-                                block_->shared.requested(), shared_memory::limit_bytes),
-                    site);
+  raise_fault(fault_error(fault_kind::shared_memory, self.thread_idx, self.block->block_idx,
+                          fmt::format("too much shared memory: the block's __shared__ arrays and dynamic shared "
+                                      "memory need {} bytes, the simulated device has {} per block",
+                                      block_->shared.requested(), shared_memory::limit_bytes),
+                          site));
 }
 
 void block_runner::abandon_overflowed(thread_record& self) noexcept {
@@ -634,10 +730,10 @@ int sync_block(sync_op op, int predicate, const source_location& site) {
 void sync_grid(const source_location& site) {
   sim::thread_record& t = sim::current_record("this_grid().sync()");
   if (!static_cast<sim::block_context*>(t.block)->launch->cooperative)
-    throw sim::fault_error(fault_kind::grid_sync, t.thread_idx, t.block->block_idx,
-                           "this_grid().sync() outside a cooperative launch: launch the kernel with "
-                           "cusim::launch_cooperative or cudaLaunchCooperativeKernel",
-                           site);
+    sim::raise_fault(sim::fault_error(fault_kind::grid_sync, t.thread_idx, t.block->block_idx,
+                                      "this_grid().sync() outside a cooperative launch: launch the kernel with "
+                                      "cusim::launch_cooperative or cudaLaunchCooperativeKernel",
+                                      site));
   sim::runner_of(t).sync_block(t, sync_op::grid, 0, site);
 }
 
@@ -658,6 +754,20 @@ unsigned active_mask(const source_location& site) {
 void poll_yield() {
   sim::thread_record& t = sim::current_record("an atomic poll");
   sim::runner_of(t).poll_yield(t);
+}
+
+std::atomic<bool> record_accesses{false};
+
+void note_access(void* p, std::size_t bytes, memory_space space, const source_location& site) {
+  if (current_thread_ == nullptr) return;  // a view indexed in host code
+  sim::thread_record& t = *static_cast<sim::thread_record*>(current_thread_);
+  sim::runner_of(t).note_access(t, p, bytes, space, site);
+}
+
+void note_atomic_access(const void* p) {
+  if (current_thread_ == nullptr) return;
+  sim::thread_record& t = *static_cast<sim::thread_record*>(current_thread_);
+  if (sim::memory_checker* c = static_cast<sim::block_context*>(t.block)->launch->checker.get()) c->atomic(t, p);
 }
 
 }  // namespace cusim::detail

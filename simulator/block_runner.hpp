@@ -7,6 +7,7 @@
 #pragma once
 
 #include "fiber_pool.hpp"
+#include "memory_checker.hpp"
 #include "shared_memory.hpp"
 
 #include <cusim/backend/sim/device_runtime.hpp>
@@ -49,6 +50,7 @@ struct alignas(64) thread_record : detail::sim_thread {
   int width = 32;
   std::uint64_t value = 0;  ///< what this lane contributes
   std::uint64_t out = 0;    ///< what it receives
+  access_window window;     ///< CUSIM_CHECK=race/init: accesses not classified yet
 };
 
 /// A fiber: the thread it runs, and its stack.
@@ -73,6 +75,11 @@ struct block_context : detail::block_info {
   std::uint64_t progress_seen = 0;  // progress at the last unproductive yield
   std::uint64_t idle_yields = 0;
   thread_record* overflowed = nullptr;
+  thread_record* break_thread = nullptr;  // CUSIM_BREAK: the thread a scheduler-found fault names
+  bool shuffle = false;                   // CUSIM_SCHEDULE=random: pick runnable threads at random
+  std::uint64_t rng = 0;
+  bool in_flight = false;                 // for the gdb extension: started, not finished
+  block_context* debug_next = nullptr;    // every context of the runner, for the gdb extension
 
   // The __syncthreads being gathered: its waiters in arrival order, kept as they arrive so that
   // a release costs no scan of the block.
@@ -92,6 +99,7 @@ struct block_context : detail::block_info {
   std::vector<thread_record*> ready;  // run queue, consumed from ready_head
   std::size_t ready_head = 0;
   shared_memory shared;
+  shared_shadow check_shadow;  // CUSIM_CHECK=race/init
 
   /// Starts block `linear` of `launch` on `runner`.
   void reset(block_runner& runner, launch_state& launch, std::uint64_t linear);
@@ -149,6 +157,13 @@ class block_runner {
   /// From the SIGSEGV handler, on the signal stack: `self` overflowed its fiber stack. Records
   /// the fault and leaves the fiber for good; never returns.
   [[noreturn]] void abandon_overflowed(thread_record& self) noexcept;
+  /// An element access of a checked array (CUSIM_CHECK=race/init, CUSIM_SCHEDULE=random).
+  void note_access(thread_record& self, void* p, std::size_t bytes, memory_space space,
+                   const detail::source_location& site);
+
+  // Read by the gdb extension (debugger.hpp): the next runner and this worker's OS thread id.
+  block_runner* debug_next = nullptr;
+  int debug_lwp = 0;
 
  private:
   struct abort_block {};  // unwinds parked threads after a fault in their block
@@ -167,7 +182,11 @@ class block_runner {
   CUSIM_SIM_HOT void run_thread(thread_record& t);
   CUSIM_SIM_HOT void park(thread_record& self);
   CUSIM_SIM_HOT void make_ready(thread_record& t);
+  void flush_accesses(thread_record& self);
+  void shuffle_point(thread_record& self);
+  std::uint64_t random_below(std::uint64_t n) noexcept;
   bool resolve_waits();
+  bool strict_barrier_violated();
   void release_barrier();
   bool complete_collective(thread_record& self);
   void release_active_masks();
@@ -185,6 +204,7 @@ class block_runner {
   block_context* block_ = nullptr;  // the block whose threads run now
   std::vector<std::unique_ptr<block_context>> contexts_;
   std::vector<block_context*> free_contexts_;  // several are in use only in cooperative launches
+  block_context* debug_contexts_ = nullptr;    // every context, linked for the gdb extension
   std::vector<std::unique_ptr<fiber_slot>> slots_;
   std::vector<fiber_slot*> free_slots_;
   std::vector<fiber_slot*> idle_;  // fibers parked with nothing to run, resumable for any block

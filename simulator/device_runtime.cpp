@@ -3,6 +3,7 @@
 // the block runner of the current simulated thread, or reports a tagged fault. The barrier and
 // yield entry points live in block_runner.cpp, where their whole path inlines.
 #include "block_runner.hpp"
+#include "debugger.hpp"
 #include "diagnostics.hpp"
 
 #include <fmt/format.h>
@@ -33,24 +34,24 @@ void fail_out_of_bounds(std::int64_t index, std::int64_t extent, int axis, memor
     throw std::out_of_range(fmt::format("index {} is out of bounds for axis {} with size {} ({}, {}, host code)",
                                         index, axis, extent, sim::space_name(space), sim::format_site(site)));
   const sim_thread& t = *current_thread_;
-  throw sim::out_of_bounds_error(t.thread_idx, t.block->block_idx, index, extent, axis, space, site);
+  sim::raise_fault(sim::out_of_bounds_error(t.thread_idx, t.block->block_idx, index, extent, axis, space, site));
 }
 
 void fail_bad_tile(unsigned size, const source_location& site) {
   const sim::thread_record& t = sim::current_record("cg::tiled_partition");
-  throw sim::fault_error(fault_kind::warp_collective, t.thread_idx, t.block->block_idx,
+  sim::raise_fault(sim::fault_error(fault_kind::warp_collective, t.thread_idx, t.block->block_idx,
                          fmt::format("cg::tiled_partition(block, {}): the tile size must be a power of two from 1 to 32",
                                      size),
-                         site);
+                         site));
 }
 
 void fail_local_array(std::size_t bytes, const source_location& site) {
   const sim::thread_record& t = sim::current_record("a cusim::local_array");
-  throw sim::fault_error(fault_kind::stack_overflow, t.thread_idx, t.block->block_idx,
+  sim::raise_fault(sim::fault_error(fault_kind::stack_overflow, t.thread_idx, t.block->block_idx,
                          fmt::format("local array of {} bytes does not fit in the thread's {} KiB fiber stack; "
                                      "raise CUSIM_STACK (KiB)",
                                      bytes, sim::runner_of(t).stack_bytes() / 1024),
-                         site);
+                         site));
 }
 
 void fail_assert(const char* expr, const char* function, const source_location& site) {
@@ -59,8 +60,8 @@ void fail_assert(const char* expr, const char* function, const source_location& 
     std::abort();
   }
   const sim_thread& t = *current_thread_;
-  throw sim::fault_error(fault_kind::assertion, t.thread_idx, t.block->block_idx,
-                         fmt::format("device-side assertion `{}` failed in {}", expr, function), site);
+  sim::raise_fault(sim::fault_error(fault_kind::assertion, t.thread_idx, t.block->block_idx,
+                         fmt::format("device-side assertion `{}` failed in {}", expr, function), site));
 }
 
 }  // namespace cusim::detail

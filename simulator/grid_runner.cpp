@@ -117,6 +117,7 @@ class grid_barrier {
               first_waiter_->site)));
     }
     abort_ = launch_.lowest_fault.load() != UINT64_MAX;
+    if (launch_.checker) launch_.checker->grid_barrier();
     arrived_ = 0;
     first_waiter_.reset();
     ++generation_;
@@ -152,7 +153,9 @@ void run_cooperative(launch_state& launch, unsigned workers) {
 }  // namespace
 
 std::exception_ptr run_grid(launch_state& launch) {
-  const unsigned workers = worker_count();
+  // The memory checkers run the blocks one at a time, in order: what they find must not depend
+  // on the worker count, and a cross-block race is a race in whatever order blocks run.
+  const unsigned workers = launch.checker ? 1 : worker_count();
   if (launch.cooperative) {
     run_cooperative(launch, workers);
   } else if (workers == 1 || launch.blocks == 1) {
@@ -165,6 +168,7 @@ std::exception_ptr run_grid(launch_state& launch) {
       });
     });
   }
+  if (!launch.fault && launch.checker) return launch.checker->report();
   return launch.fault;
 }
 
@@ -173,7 +177,6 @@ std::exception_ptr run_grid(launch_state& launch) {
 namespace cusim::detail {
 
 void launch_kernel(const launch_config& config, void (*thunk)(void*), std::shared_ptr<void> closure, bool cooperative) {
-  sim::warn_unsupported_settings();
   if (current_thread_ != nullptr)  // would re-enter this OS thread's running block runner
     throw cuda_error(cudaErrorNotSupported,
                      "cusim::launch: operation not supported (cudaErrorNotSupported): a launch from inside a "
@@ -189,6 +192,11 @@ void launch_kernel(const launch_config& config, void (*thunk)(void*), std::share
   launch->blocks = std::uint64_t{config.grid.x} * config.grid.y * config.grid.z;
   launch->stack_bytes = sim::fiber_stack_bytes();
   launch->cooperative = cooperative;
+  launch->checks = sim::checks();
+  launch->break_on_fault = sim::break_on_fault();
+  launch->schedule_seed = sim::schedule_seed();
+  if (launch->checks.memory()) launch->checker = std::make_unique<sim::memory_checker>(launch->checks);
+  if (launch->checker || launch->schedule_seed) record_accesses.store(true, std::memory_order_relaxed);
   if (config.stream == nullptr) {  // the legacy default stream: after every blocking stream, at once
     sim::wait_for_blocking_streams();
     if (std::exception_ptr fault = sim::run_grid(*launch)) std::rethrow_exception(fault);

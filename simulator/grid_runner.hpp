@@ -3,6 +3,9 @@
 // lowest faulting block so the report never depends on the worker count.
 #pragma once
 
+#include "memory_checker.hpp"
+#include "settings.hpp"
+
 #include <cusim/host/launch.hpp>
 
 #include <atomic>
@@ -10,6 +13,7 @@
 #include <exception>
 #include <memory>
 #include <mutex>
+#include <optional>
 
 namespace cusim::sim {
 
@@ -22,6 +26,11 @@ struct launch_state {
   std::uint64_t blocks = 0;
   std::size_t stack_bytes = 0;  // CUSIM_STACK, read once per launch
   bool cooperative = false;     // every block co-resident: this_grid().sync() allowed
+  // The controls read once per launch (settings.hpp).
+  check_settings checks;
+  bool break_on_fault = false;
+  std::optional<std::uint64_t> schedule_seed;
+  std::unique_ptr<memory_checker> checker;  // CUSIM_CHECK=race or init
 
   std::atomic<std::uint64_t> lowest_fault{UINT64_MAX};
   std::mutex mutex;

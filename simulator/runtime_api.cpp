@@ -7,6 +7,7 @@
 
 #include "device.hpp"
 #include "memory.hpp"
+#include "memory_checker.hpp"
 #include "streams.hpp"
 
 #include <cusim/host/launch.hpp>
@@ -74,22 +75,23 @@ cudaError_t memcpy_symbol(void* symbol, std::size_t symbol_bytes, const void* sr
 using cusim::sim::fail;
 
 namespace {
-cudaError_t allocate(void** ptr, std::size_t bytes, cusim::sim::allocation_kind kind) {
+cudaError_t allocate(void** ptr, std::size_t bytes, cusim::sim::allocation_kind kind,
+                     const cusim::detail::source_location& site = {}) {
   if (ptr == nullptr) return fail(cudaErrorInvalidValue);
   *ptr = nullptr;
   if (bytes == 0) return cudaSuccess;
   if (bytes > cusim::sim::device_properties().totalGlobalMem) return fail(cudaErrorMemoryAllocation);
-  *ptr = cusim::sim::allocate(bytes, kind);
+  *ptr = cusim::sim::allocate(bytes, kind, site);
   return *ptr ? cudaSuccess : fail(cudaErrorMemoryAllocation);
 }
 }  // namespace
 
-cudaError_t cudaMalloc(void** ptr, std::size_t bytes) {
-  return allocate(ptr, bytes, cusim::sim::allocation_kind::device);
+cudaError_t cudaMalloc(void** ptr, std::size_t bytes, cusim::detail::source_location site) {
+  return allocate(ptr, bytes, cusim::sim::allocation_kind::device, site);
 }
-cudaError_t cudaMallocManaged(void** ptr, std::size_t bytes, unsigned flags) {
+cudaError_t cudaMallocManaged(void** ptr, std::size_t bytes, unsigned flags, cusim::detail::source_location site) {
   if (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost) return fail(cudaErrorInvalidValue);
-  return allocate(ptr, bytes, cusim::sim::allocation_kind::managed);
+  return allocate(ptr, bytes, cusim::sim::allocation_kind::managed, site);
 }
 cudaError_t cudaMallocHost(void** ptr, std::size_t bytes) {
   return allocate(ptr, bytes, cusim::sim::allocation_kind::host);
@@ -126,7 +128,10 @@ cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t bytes, cudaM
   if (!cusim::sim::stream_is_valid(stream)) return fail(cudaErrorInvalidResourceHandle);
   if (bytes == 0) return cudaSuccess;
   if (cudaError_t e = check_copy(dst, src, bytes, kind); e != cudaSuccess) return fail(e);
-  cusim::sim::submit(stream, [=] { std::memmove(dst, src, bytes); });
+  cusim::sim::submit(stream, [=] {
+    std::memmove(dst, src, bytes);
+    cusim::sim::note_host_write(dst, bytes);  // CUSIM_CHECK=init: the bytes are initialised
+  });
   return cudaSuccess;
 }
 cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind) {
@@ -136,7 +141,10 @@ cudaError_t cudaMemsetAsync(void* ptr, int value, std::size_t bytes, cudaStream_
   if (!cusim::sim::stream_is_valid(stream)) return fail(cudaErrorInvalidResourceHandle);
   if (bytes == 0) return cudaSuccess;
   if (!cusim::sim::is_device_range(ptr, bytes)) return fail(cudaErrorInvalidValue);
-  cusim::sim::submit(stream, [=] { std::memset(ptr, value, bytes); });
+  cusim::sim::submit(stream, [=] {
+    std::memset(ptr, value, bytes);
+    cusim::sim::note_host_write(ptr, bytes);
+  });
   return cudaSuccess;
 }
 cudaError_t cudaMemset(void* ptr, int value, std::size_t bytes) { return cudaMemsetAsync(ptr, value, bytes, nullptr); }

@@ -4,14 +4,24 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <set>
 #include <string>
+#include <string_view>
 #include <thread>
 
 namespace cusim::sim {
 
 namespace {
+
+/// Prints `message` on stderr once per distinct `key` (a variable and its value).
+void warn_once(const std::string& key, const std::string& message) {
+  static std::mutex mutex;
+  static std::set<std::string> warned;
+  std::lock_guard lock(mutex);
+  if (warned.insert(key).second) std::fprintf(stderr, "cusim: %s\n", message.c_str());
+}
 
 /// The value of `name` if it is an integer in [lo, hi]; `fallback` (with a warning, once per
 /// variable and value) otherwise, and when it is not set.
@@ -22,12 +32,9 @@ unsigned long from_env(const char* name, unsigned long lo, unsigned long hi, uns
   char* end = nullptr;
   const unsigned long v = std::strtoul(text, &end, 10);
   if (end != text && *end == '\0' && v >= lo && v <= hi) return v;
-  static std::mutex mutex;
-  static std::set<std::string> warned;
-  std::lock_guard lock(mutex);
-  if (warned.insert(std::string(name) + "=" + text).second)
-    std::fprintf(stderr, "cusim: %s=%s is not an integer from %lu to %lu; using %s\n", name, text, lo, hi,
-                 fallback_text);
+  warn_once(std::string(name) + "=" + text, std::string(name) + "=" + text + " is not an integer from " +
+                                                std::to_string(lo) + " to " + std::to_string(hi) + "; using " +
+                                                fallback_text);
   return fallback;
 }
 
@@ -40,15 +47,46 @@ unsigned worker_count() {
 
 std::size_t fiber_stack_bytes() { return from_env("CUSIM_STACK", 16, 1024 * 1024, 256, "256 KiB") * 1024; }
 
-void warn_unsupported_settings() {
-  static std::mutex mutex;
-  static std::set<std::string> warned;
-  for (const char* name : {"CUSIM_CHECK", "CUSIM_BREAK", "CUSIM_SCHEDULE"}) {
-    if (std::getenv(name) == nullptr) continue;
-    std::lock_guard lock(mutex);
-    if (warned.insert(name).second)
-      std::fprintf(stderr, "cusim: %s is not supported by this version of cusim and is ignored\n", name);
+check_settings checks() {
+  check_settings s;
+  const char* text = std::getenv("CUSIM_CHECK");
+  if (text == nullptr) return s;
+  std::string_view rest = text;
+  while (!rest.empty()) {
+    const std::size_t comma = rest.find(',');
+    const std::string_view name = rest.substr(0, comma);
+    rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+    if (name == "race") s.race = true;
+    else if (name == "init") s.init = true;
+    else if (name == "sync") s.sync = true;
+    else if (name == "leak" || name == "leaks") s.leaks = true;
+    else if (name == "all") s.race = s.init = s.sync = s.leaks = true;
+    else if (!name.empty() && name != "none")
+      warn_once("CUSIM_CHECK=" + std::string(name),
+                "CUSIM_CHECK: unknown checker '" + std::string(name) + "' ignored (known: race, init, sync, leaks, all)");
   }
+  return s;
+}
+
+bool break_on_fault() {
+  const char* text = std::getenv("CUSIM_BREAK");
+  return text != nullptr && *text != '\0' && std::strcmp(text, "0") != 0;
+}
+
+std::optional<std::uint64_t> schedule_seed() {
+  const char* text = std::getenv("CUSIM_SCHEDULE");
+  if (text == nullptr || *text == '\0' || std::strcmp(text, "default") == 0) return std::nullopt;
+  constexpr std::string_view prefix = "random:";
+  if (std::strncmp(text, prefix.data(), prefix.size()) == 0) {
+    const char* digits = text + prefix.size();
+    char* end = nullptr;
+    const unsigned long long seed = std::strtoull(digits, &end, 10);
+    if (end != digits && *end == '\0') return seed;
+  }
+  warn_once(std::string("CUSIM_SCHEDULE=") + text,
+            std::string("CUSIM_SCHEDULE=") + text + " is not 'default' or 'random:SEED' (SEED an integer); using "
+                                                    "the default schedule");
+  return std::nullopt;
 }
 
 }  // namespace cusim::sim

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <optional>
 
 namespace cusim::sim {
 
@@ -11,7 +13,20 @@ namespace cusim::sim {
 unsigned worker_count();
 /// CUSIM_STACK (KiB): usable bytes of each fiber stack (default 256 KiB).
 std::size_t fiber_stack_bytes();
-/// Warns, once per variable, about controls of the contract that this version does not implement.
-void warn_unsupported_settings();
+
+/// CUSIM_CHECK=race,init,sync,leaks (or all): the checkers beyond the bounds checks.
+struct check_settings {
+  bool race = false;
+  bool init = false;
+  bool sync = false;
+  bool leaks = false;
+  /// Whether element accesses of checked arrays are recorded (race and init need them).
+  bool memory() const noexcept { return race || init; }
+};
+check_settings checks();
+/// CUSIM_BREAK=1: a kernel fault stops in the faulting thread (SIGTRAP) when a debugger is attached.
+bool break_on_fault();
+/// CUSIM_SCHEDULE=random:SEED: the seed of the shuffled schedule; empty for the default order.
+std::optional<std::uint64_t> schedule_seed();
 
 }  // namespace cusim::sim

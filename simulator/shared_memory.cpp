@@ -9,13 +9,15 @@
 namespace cusim::sim {
 
 namespace {
-constexpr std::byte poison{0xff};  // NaN as float, -1 as int: uninitialised reads stand out
-
 std::size_t align_up(std::size_t v, std::size_t a) { return (v + a - 1) / a * a; }
 }  // namespace
 
-void shared_memory::reset(std::size_t dynamic_bytes) {
-  if (used_ != 0) std::memset(arena_.data(), static_cast<int>(poison), used_);
+void shared_memory::reset(std::size_t dynamic_bytes, std::byte fill) {
+  if (fill != fill_) {
+    fill_ = fill;
+    used_ = arena_.size();
+  }
+  if (used_ != 0) std::memset(arena_.data(), static_cast<int>(fill), used_);
   bindings_.clear();
   dynamic_bytes_ = dynamic_bytes;
   used_ = align_up(dynamic_bytes, 16);

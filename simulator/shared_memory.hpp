@@ -15,14 +15,21 @@ class shared_memory {
   /// Shared memory per block of the simulated device (without opt-in), as on CUDA GPUs.
   static constexpr std::size_t limit_bytes = 48 * 1024;
 
-  /// Starts a new block with `dynamic_bytes` of dynamic shared memory.
-  void reset(std::size_t dynamic_bytes);
+  /// Poison of fresh shared memory: NaN as float, -1 as int, so uninitialised reads stand out.
+  static constexpr std::byte poison{0xff};
+  /// Under the memory checkers: a pattern kernels are unlikely to store, so that a store is told
+  /// from a read by the change it makes.
+  static constexpr std::byte checked_poison{0xa5};
+
+  /// Starts a new block with `dynamic_bytes` of dynamic shared memory, poisoned with `fill`.
+  void reset(std::size_t dynamic_bytes, std::byte fill = poison);
   /// The storage of the array declared at `site`; nullptr if it would exceed limit_bytes.
   void* bind(const detail::source_location& site, std::size_t bytes, std::size_t align);
   void* dynamic(std::size_t* bytes) noexcept {
     *bytes = dynamic_bytes_;
     return arena_.data();
   }
+  std::byte* base() noexcept { return arena_.data(); }
   /// Bytes this block has asked for so far (dynamic included).
   std::size_t requested() const noexcept { return requested_; }
 
@@ -37,6 +44,7 @@ class shared_memory {
   std::size_t dynamic_bytes_ = 0;
   std::size_t used_ = 0;       // high-water offset of this block
   std::size_t requested_ = 0;
+  std::byte fill_ = poison;
 };
 
 }  // namespace cusim::sim

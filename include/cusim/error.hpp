@@ -30,6 +30,8 @@ enum class fault_kind : std::uint8_t {
   shared_memory,       ///< the block's __shared__ arrays exceed the device limit
   warp_collective,     ///< a warp collective misused: caller outside its mask, lanes at different collectives, bad width
   grid_sync,           ///< this_grid().sync() outside a cooperative launch, or a block that never reaches it
+  data_race,           ///< CUSIM_CHECK=race: two threads touch one location, one writes, nothing orders them
+  uninitialized_read,  ///< CUSIM_CHECK=init: a read of shared or device memory never written
 };
 
 /// A CUDA runtime error raised by the C++ API (launch validation, allocation, copies).
@@ -58,6 +60,14 @@ class kernel_error : public std::runtime_error {
     memory_space space = memory_space::global;
     std::string file;  ///< source file of the fault ("" when unknown)
     unsigned line = 0;
+    // data_race: the other side of the first hazard, its kind and how often it was seen.
+    std::string hazard;  ///< "RAW", "WAR" or "WAW"
+    dim3 other_thread_idx{0, 0, 0};
+    dim3 other_block_idx{0, 0, 0};
+    std::string other_file;
+    unsigned other_line = 0;
+    std::uint64_t count = 0;  ///< data_race, uninitialized_read: hazards (reads) of the first record
+    std::size_t records = 0;  ///< data_race, uninitialized_read: distinct records in what()
   };
 
   kernel_error(const std::string& what, details d) : std::runtime_error(what), d_(std::move(d)) {}
@@ -71,6 +81,8 @@ class kernel_error : public std::runtime_error {
   memory_space space() const noexcept { return d_.space; }
   const std::string& file() const noexcept { return d_.file; }
   unsigned line() const noexcept { return d_.line; }
+  /// Everything known about the fault, including the other side of a data race.
+  const details& info() const noexcept { return d_; }
   /// The CUDA error a GPU would report for this fault.
   cudaError_t code() const noexcept {
     switch (d_.kind) {

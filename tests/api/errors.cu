@@ -252,17 +252,22 @@ TEST_CASE("an unusable CUSIM_WORKERS or CUSIM_STACK is reported, and the default
   CHECK(out.copy_to_host()[0] == 1);
 }
 
-TEST_CASE("controls this version does not implement are reported once, not silently ignored") {
+TEST_CASE("unknown checkers and schedules are reported once, not silently ignored") {
   cusim::device_array<int> out(1);
   const std::string err = stderr_of([&] {
-    scoped_env check("CUSIM_CHECK", "race");
+    scoped_env check("CUSIM_CHECK", "sync,bogus");
+    scoped_env schedule("CUSIM_SCHEDULE", "shuffle");
     cusim::launch(child, 1, 1, out);
     cusim::launch(child, 1, 1, out);
   });
-  const std::string line = "cusim: CUSIM_CHECK is not supported by this version of cusim and is ignored\n";
-  const auto first = err.find(line);
-  CHECK(first != std::string::npos);
-  CHECK(err.find(line, first + 1) == std::string::npos);  // once, although launched twice
+  for (const std::string line : {
+           "cusim: CUSIM_CHECK: unknown checker 'bogus' ignored (known: race, init, sync, leaks, all)\n",
+           "cusim: CUSIM_SCHEDULE=shuffle is not 'default' or 'random:SEED' (SEED an integer); using the default "
+           "schedule\n"}) {
+    const auto first = err.find(line);
+    CHECK(first != std::string::npos);
+    CHECK(err.find(line, first + 1) == std::string::npos);  // once, although launched twice
+  }
 }
 
 TEST_CASE("a CUDA built-in or barrier used outside a kernel is a logic_error") {

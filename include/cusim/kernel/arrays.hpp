@@ -46,6 +46,23 @@ CUSIM_HD inline void check_index([[maybe_unused]] index_t i, [[maybe_unused]] in
 #endif
 }
 
+/// Hands an element access to the simulator's checkers and schedule fuzzing when they are on
+/// (CUSIM_CHECK=race/init, CUSIM_SCHEDULE=random); otherwise one predictable branch.
+template <class T>
+CUSIM_HD inline T& observed(T& element, [[maybe_unused]] memory_space space,
+                            [[maybe_unused]] const source_location& site) {
+#if CUSIM_BACKEND_IS_SIM()
+  if (record_accesses.load(std::memory_order_relaxed)) [[unlikely]]
+    note_access(const_cast<std::remove_cv_t<T>*>(&element), sizeof(T), space, site);
+#endif
+  return element;
+}
+
+template <class First, class... Rest>
+CUSIM_HD constexpr const First& first_of(const First& first, const Rest&...) noexcept {
+  return first;
+}
+
 /// Checks every index against its axis and returns the row-major offset.
 template <class... Idx>
 CUSIM_HD inline index_t row_major_offset(const index_t* extents, memory_space space, const Idx&... idx) {
@@ -113,7 +130,9 @@ class fixed_array : public element_access<Derived, 1 + sizeof...(N)> {
 
   template <class... Idx>
   CUSIM_HD Elem& at(const Idx&... idx) const {
-    return static_cast<const Derived&>(*this).data()[shape::offset(Space, idx...)];
+    Elem& e = static_cast<const Derived&>(*this).data()[shape::offset(Space, idx...)];
+    if constexpr (Space == memory_space::shared) return observed(e, Space, first_of(idx...).site);
+    return e;  // local arrays are private to a thread, constant arrays read-only
   }
 };
 
@@ -147,7 +166,7 @@ class span : public detail::element_access<span<T>, 1> {
 
   CUSIM_HD T& at(const detail::index_arg& i) const {
     const index_t extent = static_cast<index_t>(size());
-    return data_[detail::row_major_offset(&extent, space(), i)];
+    return detail::observed(data_[detail::row_major_offset(&extent, space(), i)], space(), i.site);
   }
 
  private:
@@ -190,7 +209,8 @@ class mdspan : public detail::element_access<mdspan<T, Rank>, Rank> {
 
   template <class... Idx>
   CUSIM_HD T& at(const Idx&... idx) const {
-    return data_[detail::row_major_offset(extents_, memory_space::global, idx...)];
+    return detail::observed(data_[detail::row_major_offset(extents_, memory_space::global, idx...)],
+                            memory_space::global, detail::first_of(idx...).site);
   }
 
  private:

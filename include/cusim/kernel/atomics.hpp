@@ -17,6 +17,8 @@ namespace cusim::detail {
 /// Applies new = f(old) atomically and returns old.
 template <class T, class F>
 inline T atomic_update(T* address, F f) {
+  if (record_accesses.load(std::memory_order_relaxed)) [[unlikely]]
+    note_atomic_access(address);
   std::atomic_ref<T> ref(*address);
   T old = ref.load(std::memory_order_relaxed);
   T desired;

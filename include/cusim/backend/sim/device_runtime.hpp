@@ -7,6 +7,7 @@
 #include <cusim/detail/source_location.hpp>
 #include <cusim/error.hpp>
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 
@@ -109,6 +110,13 @@ void* dynamic_shared_memory(std::size_t* bytes);
 [[noreturn]] void fail_bad_tile(unsigned size, const source_location& site);
 [[noreturn]] void fail_local_array(std::size_t bytes, const source_location& site);
 [[noreturn]] void fail_assert(const char* expr, const char* function, const source_location& site);
+
+/// Set once a launch records element accesses (CUSIM_CHECK=race/init, CUSIM_SCHEDULE=random).
+extern std::atomic<bool> record_accesses;
+/// The current thread is about to access `bytes` at `p` through a checked array.
+void note_access(void* p, std::size_t bytes, memory_space space, const source_location& site);
+/// An atomic function is applied to `p`.
+void note_atomic_access(const void* p);
 
 /// Spin-waits poll with atomics; after this many in a row that changed nothing, the thread
 /// yields so that the thread it waits for can run.

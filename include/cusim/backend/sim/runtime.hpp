@@ -4,11 +4,15 @@
 #pragma once
 
 #include <cusim/backend/sim/runtime_types.hpp>
+#include <cusim/detail/source_location.hpp>
 
 #include <cstddef>
 
-cudaError_t cudaMalloc(void** ptr, std::size_t bytes);
-cudaError_t cudaMallocManaged(void** ptr, std::size_t bytes, unsigned flags = cudaMemAttachGlobal);
+// The allocation site is named by CUSIM_CHECK=leaks.
+cudaError_t cudaMalloc(void** ptr, std::size_t bytes,
+                       cusim::detail::source_location site = cusim::detail::source_location::current());
+cudaError_t cudaMallocManaged(void** ptr, std::size_t bytes, unsigned flags = cudaMemAttachGlobal,
+                              cusim::detail::source_location site = cusim::detail::source_location::current());
 cudaError_t cudaMallocHost(void** ptr, std::size_t bytes);
 cudaError_t cudaHostAlloc(void** ptr, std::size_t bytes, unsigned flags);
 cudaError_t cudaFree(void* ptr);
@@ -63,12 +67,14 @@ cudaError_t memcpy_symbol(void* symbol, std::size_t symbol_bytes, const void* sr
 }
 
 template <class T>
-cudaError_t cudaMalloc(T** ptr, std::size_t bytes) {
-  return cudaMalloc(reinterpret_cast<void**>(ptr), bytes);
+cudaError_t cudaMalloc(T** ptr, std::size_t bytes,
+                       cusim::detail::source_location site = cusim::detail::source_location::current()) {
+  return cudaMalloc(reinterpret_cast<void**>(ptr), bytes, site);
 }
 template <class T>
-cudaError_t cudaMallocManaged(T** ptr, std::size_t bytes, unsigned flags = cudaMemAttachGlobal) {
-  return cudaMallocManaged(reinterpret_cast<void**>(ptr), bytes, flags);
+cudaError_t cudaMallocManaged(T** ptr, std::size_t bytes, unsigned flags = cudaMemAttachGlobal,
+                              cusim::detail::source_location site = cusim::detail::source_location::current()) {
+  return cudaMallocManaged(reinterpret_cast<void**>(ptr), bytes, flags, site);
 }
 template <class T>
 cudaError_t cudaMallocHost(T** ptr, std::size_t bytes) {

@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: MIT
+// CUSIM_CHECK=race and init: shadow memory of shared and global arrays.
+#include "memory_checker.hpp"
+
+#include "block_runner.hpp"
+#include "diagnostics.hpp"
+#include "grid_runner.hpp"
+#include "memory.hpp"
+#include "settings.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+
+namespace cusim::sim {
+
+namespace {
+
+std::atomic<std::uint64_t> clock_{1};
+
+bool is_shared(memory_space space) { return space == memory_space::shared || space == memory_space::dynamic_shared; }
+const char* memory_name(memory_space space) { return is_shared(space) ? "shared memory" : "global memory"; }
+
+/// The bytes of an element, or for large elements a digest of them.
+void snapshot(const void* p, std::uint32_t bytes, std::uint64_t out[2]) {
+  out[0] = out[1] = 0;
+  if (bytes <= 16) {
+    std::memcpy(out, p, bytes);
+    return;
+  }
+  std::uint64_t h = 1469598103934665603ull;  // FNV-1a
+  for (std::uint32_t i = 0; i < bytes; ++i) h = (h ^ static_cast<const unsigned char*>(p)[i]) * 1099511628211ull;
+  out[0] = h;
+}
+
+bool same_place(const char* file_a, unsigned line_a, const char* file_b, unsigned line_b) {
+  return line_a == line_b && (file_a == file_b || (file_a && file_b && std::strcmp(file_a, file_b) == 0));
+}
+
+void free_granules(race_granule* g) { std::free(g); }
+
+/// Zeroed granules (empty sides) that take memory only where touched.
+std::unique_ptr<race_granule[], void (*)(race_granule*)> new_granules(std::size_t n) {
+  auto* g = static_cast<race_granule*>(std::calloc(n, sizeof(race_granule)));
+  if (g == nullptr) throw std::bad_alloc();
+  return {g, free_granules};
+}
+
+}  // namespace
+
+memory_checker::memory_checker(const check_settings& settings)
+    : race_(settings.race), init_(settings.init), start_clock_(tick()) {}
+
+std::uint64_t memory_checker::tick() noexcept { return clock_.fetch_add(1, std::memory_order_relaxed) + 1; }
+
+void memory_checker::block_barrier(block_context& b) noexcept { b.check_shadow.barrier_clock = tick(); }
+
+void memory_checker::block_started(block_context& b) {
+  shared_shadow& s = b.check_shadow;
+  if (race_ && !s.race) s.race.reset(new race_granule[shared_memory::limit_bytes / 4]());
+  if (init_ && !s.written) s.written = std::make_unique<std::uint32_t[]>(shared_memory::limit_bytes);
+  if (s.lane_sync.size() < 1024) s.lane_sync.assign(1024, 0);
+  if (++s.generation == 0) {  // wrapped: forget every generation
+    std::fill_n(s.written.get(), init_ ? shared_memory::limit_bytes : 0, 0u);
+    s.generation = 1;
+  }
+  s.start_clock = tick();
+  s.barrier_clock = 0;
+}
+
+void memory_checker::access(thread_record& t, block_context& b, void* p, std::size_t bytes, memory_space space,
+                            const detail::source_location& site) {
+  access_window& w = t.window;
+  for (unsigned i = 0; i < w.count; ++i) {
+    if (w.entries[i].addr != p) continue;
+    classify(t, b, w.entries[i]);  // its value predates this access
+    std::copy(w.entries + i + 1, w.entries + w.count, w.entries + i);
+    --w.count;
+    break;
+  }
+  if (w.count == access_window::capacity) {
+    classify(t, b, w.entries[0]);
+    std::copy(w.entries + 1, w.entries + w.count, w.entries);
+    --w.count;
+  }
+  pending_access& e = w.entries[w.count++];
+  e = {p, static_cast<std::uint32_t>(bytes), space, false, site, {}};
+  snapshot(p, e.bytes, e.before);
+}
+
+void memory_checker::atomic(thread_record& t, const void* p) noexcept {
+  for (unsigned i = 0; i < t.window.count; ++i)
+    if (t.window.entries[i].addr == p) t.window.entries[i].atomic = true;
+}
+
+void memory_checker::flush(thread_record& t, block_context& b) {
+  access_window& w = t.window;
+  for (unsigned i = 0; i < w.count; ++i) classify(t, b, w.entries[i]);
+  w.count = 0;
+}
+
+void memory_checker::warp_barrier(block_context& b, unsigned base, unsigned mask) noexcept {
+  const std::uint64_t now = tick();
+  for (unsigned m = mask; m != 0; m &= m - 1) {
+    const unsigned i = base + static_cast<unsigned>(__builtin_ctz(m));
+    if (i < b.check_shadow.lane_sync.size()) b.check_shadow.lane_sync[i] = now;
+  }
+}
+
+void memory_checker::classify(thread_record& t, block_context& b, const pending_access& e) {
+  std::uint64_t now[2];
+  snapshot(e.addr, e.bytes, now);
+  const bool write = e.atomic || now[0] != e.before[0] || now[1] != e.before[1];
+  if (init_) check_init(t, b, e, write);
+  if (race_) check_race(t, b, e, write);
+}
+
+void memory_checker::check_init(thread_record& t, block_context& b, const pending_access& e, bool write) {
+  std::uint8_t* written8 = nullptr;
+  std::uint32_t* written32 = nullptr;
+  std::size_t offset;
+  if (is_shared(e.space)) {
+    offset = static_cast<std::size_t>(static_cast<std::byte*>(e.addr) - b.shared.base());
+    written32 = b.check_shadow.written.get() + offset;
+  } else {
+    device_shadow* d = find_shadow(e.addr);
+    if (d == nullptr || !d->written) return;
+    offset = reinterpret_cast<std::uintptr_t>(e.addr) - d->base;
+    written8 = d->written.get() + offset;
+  }
+  const std::uint32_t gen = b.check_shadow.generation;
+  if (!write || e.atomic) {  // atomics read too
+    bool all = true;
+    for (std::uint32_t i = 0; i < e.bytes && all; ++i) all = written32 ? written32[i] == gen : written8[i] != 0;
+    if (!all) add(fault_kind::uninitialized_read, "", t, b, e, nullptr);
+  }
+  if (write) {
+    if (written32) std::fill_n(written32, e.bytes, gen);
+    else std::fill_n(written8, e.bytes, std::uint8_t{1});
+  }
+}
+
+bool memory_checker::ordered(const access_side& a, const thread_record& t, block_context& b) const noexcept {
+  if (grid_clock_ > a.clock) return true;                  // this_grid().sync() since
+  if (a.block != static_cast<std::uint32_t>(b.linear)) return false;  // blocks are concurrent
+  const shared_shadow& s = b.check_shadow;
+  if (s.barrier_clock > a.clock) return true;              // __syncthreads since
+  return a.thread / 32 == t.linear / 32 && s.lane_sync[a.thread] > a.clock && s.lane_sync[t.linear] > a.clock;
+}
+
+void memory_checker::check_race(thread_record& t, block_context& b, const pending_access& e, bool write) {
+  race_granule* granules;
+  std::size_t offset;
+  std::uint64_t floor;
+  if (is_shared(e.space)) {
+    granules = b.check_shadow.race.get();
+    offset = static_cast<std::size_t>(static_cast<std::byte*>(e.addr) - b.shared.base());
+    floor = b.check_shadow.start_clock;
+  } else {
+    device_shadow* d = find_shadow(e.addr);
+    if (d == nullptr) return;
+    if (!d->race) d->race = new_granules((d->bytes + 3) / 4);
+    granules = d->race.get();
+    offset = reinterpret_cast<std::uintptr_t>(e.addr) - d->base;
+    floor = start_clock_;
+  }
+  access_side me{clock_.load(std::memory_order_relaxed), e.site.file, e.site.line,
+                 static_cast<std::uint32_t>(b.linear), static_cast<std::uint16_t>(t.linear), 0, e.atomic};
+  auto conflicts = [&](const access_side& s) {
+    return s.clock >= floor && (s.bytes & me.bytes) != 0 && !(s.atomic && me.atomic) &&
+           !(s.block == me.block && s.thread == me.thread) && !ordered(s, t, b);
+  };
+  bool reported = false;
+  auto report = [&](const char* hazard, const access_side& other) {
+    if (!reported) add(fault_kind::data_race, hazard, t, b, e, &other);
+    reported = true;
+  };
+  const std::size_t end = offset + e.bytes;
+  for (std::size_t g = offset / 4; g * 4 < end; ++g) {
+    const std::size_t lo = std::max(offset, g * 4) - g * 4, hi = std::min(end, g * 4 + 4) - g * 4;
+    me.bytes = static_cast<std::uint8_t>(((1u << hi) - 1) & ~((1u << lo) - 1));
+    race_granule& r = granules[g];
+    if (write) {
+      if (conflicts(r.write)) report("WAW", r.write);
+      else if (conflicts(r.read)) report("WAR", r.read);
+      else if (conflicts(r.other_read)) report("WAR", r.other_read);
+      r.write = me;
+      r.read = r.other_read = access_side{};
+    } else {
+      if (conflicts(r.write)) report("RAW", r.write);
+      if (r.read.clock < floor || r.read.block != me.block || r.read.thread != me.thread) r.other_read = r.read;
+      r.read = me;
+    }
+  }
+}
+
+void memory_checker::add(fault_kind kind, const char* hazard, const thread_record& t, const block_context& b,
+                         const pending_access& e, const access_side* other) {
+  std::lock_guard lock(mutex_);
+  for (finding& f : findings_) {
+    if (f.kind == kind && f.hazard == hazard && same_place(f.site.file, f.site.line, e.site.file, e.site.line) &&
+        is_shared(f.space) == is_shared(e.space) &&
+        (other == nullptr || same_place(f.other_file, f.other_line, other->file, other->line))) {
+      ++f.count;
+      return;
+    }
+  }
+  finding f{kind, hazard, t.thread_idx, b.block_idx, e.site, {}, {}, nullptr, 0, e.space, 1};
+  if (other != nullptr) {
+    const dim3 block = b.launch->config.block;
+    f.other_tid = {other->thread % block.x, other->thread / block.x % block.y, other->thread / (block.x * block.y)};
+    f.other_ctaid = block_index(b.launch->config.grid, other->block);
+    f.other_file = other->file;
+    f.other_line = other->line;
+  }
+  findings_.push_back(std::move(f));
+}
+
+std::exception_ptr memory_checker::report() const {
+  std::lock_guard lock(mutex_);
+  if (findings_.empty()) return nullptr;
+  auto site = [](const char* file, unsigned line) { return format_site(detail::source_location{file, line, 0}); };
+  auto plural = [](std::uint64_t n, const char* what) { return fmt::format("{} {}{}", n, what, n == 1 ? "" : "s"); };
+  auto access = [](const std::string& hazard, bool second) {  // RAW: a write, then a read
+    return hazard[second ? 0 : 2] == 'R' ? "read" : "write";
+  };
+  const finding& f = findings_.front();
+  std::string first;
+  if (f.kind == fault_kind::data_race) {
+    first = fmt::format("data race on {} ({} hazard): {} at {} races with the {} by {} at {}, with no barrier between "
+                        "({})",
+                        memory_name(f.space), f.hazard, access(f.hazard, true), format_site(f.site),
+                        access(f.hazard, false), format_tag(f.other_tid, f.other_ctaid), site(f.other_file, f.other_line),
+                        plural(f.count, "hazard"));
+  } else {
+    first = fmt::format("uninitialized read of {}: the bytes read were never written {} ({})", memory_name(f.space),
+                        is_shared(f.space) ? "in this block" : "since the allocation", plural(f.count, "read"));
+  }
+  std::string text = fmt::format("{}: {}\n========= cusim memory check: {}", format_tag(f.tid, f.ctaid), first,
+                                 plural(findings_.size(), "record"));
+  for (const finding& r : findings_) {
+    if (r.kind == fault_kind::data_race)
+      text += fmt::format("\n=========     {} hazard on {} ({}): {} by {} at {}, then {} by {} at {}", r.hazard,
+                          memory_name(r.space), plural(r.count, "hazard"), access(r.hazard, false),
+                          format_tag(r.other_tid, r.other_ctaid), site(r.other_file, r.other_line),
+                          access(r.hazard, true), format_tag(r.tid, r.ctaid), format_site(r.site));
+    else
+      text += fmt::format("\n=========     Uninitialized read of {} ({}): first by {} at {}", memory_name(r.space),
+                          plural(r.count, "read"), format_tag(r.tid, r.ctaid), format_site(r.site));
+  }
+  kernel_error::details d;
+  d.kind = f.kind;
+  d.thread_idx = f.tid;
+  d.block_idx = f.ctaid;
+  d.space = f.space;
+  d.file = f.site.file ? f.site.file : "";
+  d.line = f.site.line;
+  d.hazard = f.hazard;
+  d.other_thread_idx = f.other_tid;
+  d.other_block_idx = f.other_ctaid;
+  d.other_file = f.other_file ? f.other_file : "";
+  d.other_line = f.other_line;
+  d.count = f.count;
+  d.records = findings_.size();
+  return std::make_exception_ptr(kernel_error(text, std::move(d)));
+}
+
+void note_host_write(const void* p, std::size_t bytes) {
+  device_shadow* d = find_shadow(p);
+  if (d == nullptr || !d->written) return;
+  const std::size_t offset = reinterpret_cast<std::uintptr_t>(p) - d->base;
+  std::fill_n(d->written.get() + offset, std::min(bytes, d->bytes - offset), std::uint8_t{1});
+}
+
+}  // namespace cusim::sim

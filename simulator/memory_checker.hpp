@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: MIT
+// CUSIM_CHECK=race and init: every element access of a checked shared or global array is
+// recorded in shadow memory. An access is classified when its thread next touches an array or
+// reaches a barrier: if the bytes changed it was a write, otherwise a read (atomics are both).
+// Race: two threads, one location, at least one write, and no barrier (block), __syncwarp
+// (same warp) or grid sync between them; different blocks are never ordered without a grid sync.
+// Init: a read of bytes never written since the allocation (global) or in this block (shared).
+// Findings are counted per pair of source sites and reported together after the launch.
+#pragma once
+
+#include <cusim/detail/source_location.hpp>
+#include <cusim/error.hpp>
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace cusim::sim {
+
+struct block_context;
+struct thread_record;
+struct check_settings;
+
+/// One access in the shadow: who, where, and when (the checker's clock at classification).
+struct access_side {
+  std::uint64_t clock = 0;  ///< 0: none
+  const char* file = nullptr;
+  std::uint32_t line = 0;
+  std::uint32_t block = 0;   ///< linear block index
+  std::uint16_t thread = 0;  ///< linear thread index in the block
+  std::uint8_t bytes = 0;    ///< which bytes of the 4-byte granule
+  bool atomic = false;
+};
+
+/// The race shadow of 4 bytes: the last write and the last two readers.
+struct race_granule {
+  access_side write, read, other_read;
+};
+
+/// An element access not classified yet (at most 16 bytes are compared; larger ones by digest).
+struct pending_access {
+  void* addr;
+  std::uint32_t bytes;
+  memory_space space;
+  bool atomic;
+  detail::source_location site;
+  std::uint64_t before[2];
+};
+
+/// What a thread has touched since it last synchronised or touched four other elements.
+struct access_window {
+  static constexpr unsigned capacity = 4;
+  pending_access entries[capacity];
+  unsigned count = 0;
+};
+
+/// A block's shared-memory shadow, reused by the blocks that run on one block context.
+struct shared_shadow {
+  std::unique_ptr<race_granule[]> race;
+  std::unique_ptr<std::uint32_t[]> written;  ///< per byte: the generation that wrote it
+  std::uint32_t generation = 0;
+  std::uint64_t start_clock = 0;     ///< sides older than this belong to earlier blocks
+  std::uint64_t barrier_clock = 0;   ///< the block's last __syncthreads release
+  std::vector<std::uint64_t> lane_sync;  ///< per thread: its last __syncwarp
+};
+
+/// The race and init checkers of one launch.
+class memory_checker {
+ public:
+  explicit memory_checker(const check_settings& settings);
+
+  /// Starts block `b`'s shadow.
+  void block_started(block_context& b);
+  /// `t` is about to access `bytes` at `p` through a checked array at `site`.
+  void access(thread_record& t, block_context& b, void* p, std::size_t bytes, memory_space space,
+              const detail::source_location& site);
+  /// An atomic function was applied to `p`: if `t` reached it through a checked array, the
+  /// access is atomic (atomics do not race with atomics).
+  void atomic(thread_record& t, const void* p) noexcept;
+  /// Classifies every access of `t` not yet classified (before it synchronises or yields).
+  void flush(thread_record& t, block_context& b);
+
+  void block_barrier(block_context& b) noexcept;
+  void warp_barrier(block_context& b, unsigned base, unsigned mask) noexcept;
+  void grid_barrier() noexcept { grid_clock_ = tick(); }
+
+  /// The launch's findings as one kernel_error (null when there are none).
+  std::exception_ptr report() const;
+
+ private:
+  struct finding {
+    fault_kind kind;
+    std::string hazard;  // RAW, WAR, WAW; for init: the memory space
+    uint3 tid, ctaid;    // the second access (the read, for init)
+    detail::source_location site;
+    uint3 other_tid, other_ctaid;
+    const char* other_file;
+    unsigned other_line;
+    memory_space space;
+    std::uint64_t count;
+  };
+  static std::uint64_t tick() noexcept;
+  void classify(thread_record& t, block_context& b, const pending_access& e);
+  void check_init(thread_record& t, block_context& b, const pending_access& e, bool write);
+  void check_race(thread_record& t, block_context& b, const pending_access& e, bool write);
+  bool ordered(const access_side& a, const thread_record& t, block_context& b) const noexcept;
+  void add(fault_kind kind, const char* hazard, const thread_record& t, const block_context& b,
+           const pending_access& e, const access_side* other);
+
+  bool race_, init_;
+  std::uint64_t start_clock_;
+  std::uint64_t grid_clock_ = 0;
+  mutable std::mutex mutex_;  // findings; blocks run one at a time while the checker is on
+  std::vector<finding> findings_;
+};
+
+/// Marks [p, p + bytes) of device memory as written by the host (copies, memset).
+void note_host_write(const void* p, std::size_t bytes);
+
+}  // namespace cusim::sim
