@@ -1,0 +1,53 @@
+# SPDX-License-Identifier: MIT
+# Runs gdb in batch mode on tests/gdb/debug_kernel.cu with the session SESSION.gdb and checks
+# what gdb prints. tools/cusim-gdb.py is loaded the way users get it: by gdb's auto-load, from
+# the program's .debug_gdb_scripts section, with the tools folder in the safe-path.
+execute_process(
+  COMMAND ${GDB} -batch -nx -iex "add-auto-load-safe-path ${TOOLS}" -x ${SCRIPT_DIR}/${SESSION}.gdb
+          --args ${PROGRAM}
+  OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 100)
+set(out "${out}${err}")
+message("${out}")
+
+if(SESSION STREQUAL "breakpoint")
+  set(expect
+    # the condition $cusim_tid(2, 0, 0) stops thread 2 only, after the barrier
+    "Breakpoint 1, neighbours \\(in=\\.\\.\\., out=\\.\\.\\.\\) at [^\n]*debug_kernel\\.cu:17"
+    "\\$1 = 2\n\\$2 = 20\n"
+    # info cusim threads: states, barrier sites and current lines, ranges collapsed
+    "  \\(0,0,0\\)-\\(1,0,0\\) +\\(0,0,0\\) +exited"
+    "\\* \\(2,0,0\\) +\\(0,0,0\\) +running +debug_kernel\\.cu:17"
+    "  \\(3,0,0\\)-\\(7,0,0\\) +\\(0,0,0\\) +ready +debug_kernel\\.cu:15"
+    # focus on a thread parked at the barrier: its own frame and locals
+    "\\[Switching focus to CUDA thread \\(5,0,0\\), block \\(0,0,0\\)\\]\n#[0-9]+ +0x[0-9a-f]+ in neighbours \\(in=\\.\\.\\., out=\\.\\.\\.\\) at [^\n]*debug_kernel\\.cu:15\n15\t  __syncthreads\\(\\);"
+    "t = 5\nmine = 60\n"
+    "in neighbours\\(cusim::span<int const>, cusim::span<int>\\) \\(in=\\.\\.\\., out=\\.\\.\\.\\) at [^\n]*debug_kernel\\.cu:15"
+    # back to the running thread
+    "\\[Switching focus to CUDA thread \\(2,0,0\\), block \\(0,0,0\\)\\]\n#0  neighbours"
+    "\\$3 = 2\n"
+    "cusim: CUDA thread \\(0,0,0\\) of block \\(0,0,0\\) has exited")
+  set(reject "#0  __pthread_kill" "Python Exception")
+else()
+  set(expect
+    "cusim: CUSIM_BREAK: stopping in the faulting thread\ntid=\\[7, 0, 0\\] ctaid=\\[0, 0, 0\\]: index 8 is out of bounds for axis 0 with size 8 \\(global array, debug_kernel\\.cu:22\\)"
+    "Program received signal SIGTRAP"
+    "cusim: CUSIM_BREAK stopped the faulting thread; selected frame #[0-9]+:\n#[0-9]+ +0x[0-9a-f]+ in faulty \\(out=\\.\\.\\.\\) at [^\n]*debug_kernel\\.cu:22\n22\t  out\\[threadIdx\\.x \\+ 1\\] = doubled;"
+    "\ndoubled = 14\n"
+    "in faulty\\(cusim::span<int>\\) \\(out=\\.\\.\\.\\) at [^\n]*debug_kernel\\.cu:22"
+    "  \\(0,0,0\\)-\\(6,0,0\\) +\\(0,0,0\\) +exited"
+    "\\* \\(7,0,0\\) +\\(0,0,0\\) +running +debug_kernel\\.cu:22"
+    "caught: tid=\\[7, 0, 0\\] ctaid=\\[0, 0, 0\\]: index 8 is out of bounds"
+    "exited normally")
+  set(reject "Python Exception")
+endif()
+
+foreach(pattern IN LISTS expect)
+  if(NOT out MATCHES "${pattern}")
+    message(FATAL_ERROR "gdb session '${SESSION}': expected output matching\n  ${pattern}")
+  endif()
+endforeach()
+foreach(pattern IN LISTS reject)
+  if(out MATCHES "${pattern}")
+    message(FATAL_ERROR "gdb session '${SESSION}': unexpected output matching\n  ${pattern}")
+  endif()
+endforeach()
