@@ -117,6 +117,15 @@ void memory_checker::classify(thread_record& t, block_context& b, const pending_
   if (race_) check_race(t, b, e, write);
 }
 
+device_shadow* memory_checker::shadow_of(const void* p) {
+  const auto addr = reinterpret_cast<std::uintptr_t>(p);
+  for (device_shadow* d : recent_)
+    if (d != nullptr && addr - d->base < d->bytes) return d;
+  device_shadow* d = find_shadow(p);
+  if (d != nullptr) recent_[next_recent_++ % 4] = d;
+  return d;
+}
+
 void memory_checker::check_init(thread_record& t, block_context& b, const pending_access& e, bool write) {
   std::uint8_t* written8 = nullptr;
   std::uint32_t* written32 = nullptr;
@@ -125,7 +134,7 @@ void memory_checker::check_init(thread_record& t, block_context& b, const pendin
     offset = static_cast<std::size_t>(static_cast<std::byte*>(e.addr) - b.shared.base());
     written32 = b.check_shadow.written.get() + offset;
   } else {
-    device_shadow* d = find_shadow(e.addr);
+    device_shadow* d = shadow_of(e.addr);
     if (d == nullptr || !d->written) return;
     offset = reinterpret_cast<std::uintptr_t>(e.addr) - d->base;
     written8 = d->written.get() + offset;
@@ -159,7 +168,7 @@ void memory_checker::check_race(thread_record& t, block_context& b, const pendin
     offset = static_cast<std::size_t>(static_cast<std::byte*>(e.addr) - b.shared.base());
     floor = b.check_shadow.start_clock;
   } else {
-    device_shadow* d = find_shadow(e.addr);
+    device_shadow* d = shadow_of(e.addr);
     if (d == nullptr) return;
     if (!d->race) d->race = new_granules((d->bytes + 3) / 4);
     granules = d->race.get();

@@ -25,6 +25,7 @@ namespace cusim::sim {
 struct block_context;
 struct thread_record;
 struct check_settings;
+struct device_shadow;
 
 /// One access in the shadow: who, where, and when (the checker's clock at classification).
 struct access_side {
@@ -112,7 +113,11 @@ class memory_checker {
   void add(fault_kind kind, const char* hazard, const thread_record& t, const block_context& b,
            const pending_access& e, const access_side* other);
 
+  device_shadow* shadow_of(const void* p);
+
   bool race_, init_;
+  device_shadow* recent_[4] = {};  // the allocations touched last (a kernel's few arrays)
+  unsigned next_recent_ = 0;
   std::uint64_t start_clock_;
   std::uint64_t grid_clock_ = 0;
   mutable std::mutex mutex_;  // findings; blocks run one at a time while the checker is on

@@ -27,6 +27,15 @@ if(SESSION STREQUAL "breakpoint")
     "\\$3 = 2\n"
     "cusim: CUDA thread \\(0,0,0\\) of block \\(0,0,0\\) has exited")
   set(reject "#0  __pthread_kill" "Python Exception")
+elseif(SESSION STREQUAL "step")
+  set(expect
+    "14\t  s\\[t\\] = mine;\n15\t  __syncthreads\\(\\);\n16\t  const int left"
+    "\\$1 = 2\n"
+    # every thread reached the barrier; threads 0 and 1, released first, have finished
+    "  \\(0,0,0\\)-\\(1,0,0\\) +\\(0,0,0\\) +exited"
+    "\\* \\(2,0,0\\) +\\(0,0,0\\) +running +debug_kernel\\.cu:16"
+    "  \\(3,0,0\\)-\\(7,0,0\\) +\\(0,0,0\\) +ready +debug_kernel\\.cu:15")
+  set(reject "Python Exception")
 else()
   set(expect
     "cusim: CUSIM_BREAK: stopping in the faulting thread\ntid=\\[7, 0, 0\\] ctaid=\\[0, 0, 0\\]: index 8 is out of bounds for axis 0 with size 8 \\(global array, debug_kernel\\.cu:22\\)"
