@@ -354,24 +354,7 @@ TEST_CASE("corpus: a spin-wait on a flag set after a barrier is a deadlock, not 
 
 // ---- clean kernels: no finding under every checker, with any worker count ------------------
 
-constexpr int TPB = 16;
-__global__ void clean_matmul(cusim::mdspan<const float, 2> A, cusim::mdspan<const float, 2> B,
-                             cusim::mdspan<float, 2> C) {
-  __shared__ cusim::shared_array<float, TPB, TPB> sA;
-  __shared__ cusim::shared_array<float, TPB, TPB> sB;
-  auto [x, y] = cusim::grid<2>();
-  const unsigned tx = threadIdx.x, ty = threadIdx.y;
-  float acc = 0;
-  const int tiles = static_cast<int>((A.extent(1) + TPB - 1) / TPB);
-  for (int t = 0; t < tiles; ++t) {
-    sA(tx, ty) = (x < A.extent(0) && ty + t * TPB < A.extent(1)) ? A(x, ty + t * TPB) : 0.f;
-    sB(tx, ty) = (tx + t * TPB < B.extent(0) && y < B.extent(1)) ? B(tx + t * TPB, y) : 0.f;
-    __syncthreads();
-    for (int j = 0; j < TPB; ++j) acc += sA(tx, j) * sB(j, ty);
-    __syncthreads();
-  }
-  if (x < C.extent(0) && y < C.extent(1)) C(x, y) = acc;
-}
+#include "../../examples/matmul_kernels.hpp"  // the tiled matmul of the examples, a clean kernel
 
 __global__ void clean_reduce(cusim::span<const int> in, cusim::span<int> partial) {
   __shared__ cusim::shared_array<int, 128> s;
@@ -422,7 +405,7 @@ TEST_CASE("corpus: clean kernels produce no finding under every checker, with 1 
     auto dA = cusim::to_device(a, n, n);
     auto dB = cusim::to_device(b, n, n);
     cusim::device_array<float, 2> dC(n, n);
-    cusim::launch(clean_matmul, dim3(3, 3), dim3(TPB, TPB), dA, dB, dC);
+    cusim::launch(matmul_tiled, dim3(3, 3), dim3(TPB, TPB), dA, dB, dC);
     const auto c = dC.copy_to_host();
     float ref = 0;
     for (int k = 0; k < n; ++k) ref += a[5 * n + k] * b[k * n + 7];
