@@ -270,6 +270,27 @@ TEST_CASE("unknown checkers and schedules are reported once, not silently ignore
   }
 }
 
+TEST_CASE("CUSIM_BREAK without a debugger says so once and throws the fault as usual") {
+  cusim::device_array<int> out(1);
+  int thrown = 0;
+  const std::string err = stderr_of([&] {
+    scoped_env brk("CUSIM_BREAK", "1");
+    for (int i = 0; i < 2; ++i) {
+      try {
+        cusim::launch(child, 1, 2, cusim::span<int>(out.data(), 0));  // out[0] of an empty view
+      } catch (const cusim::kernel_error& e) {
+        thrown += e.kind() == cusim::fault_kind::out_of_bounds;
+      }
+    }
+  });
+  CHECK(thrown == 2);
+  const std::string line =
+      "cusim: CUSIM_BREAK is set but no debugger is attached: faults are reported without stopping\n";
+  const auto first = err.find(line);
+  CHECK(first != std::string::npos);
+  CHECK(err.find(line, first + 1) == std::string::npos);
+}
+
 TEST_CASE("a CUDA built-in or barrier used outside a kernel is a logic_error") {
   CHECK_THROWS_WITH_AS(static_cast<void>(threadIdx.x), "cusim: a CUDA built-in (threadIdx, blockIdx, ...) used outside a kernel",
                        std::logic_error);
