@@ -119,7 +119,7 @@ void block_context::reset(block_runner& r, launch_state& l, std::uint64_t linear
   launch = &l;
   linear = linear_block;
   const launch_config& cfg = l.config;
-  block_idx = block_index(cfg.grid, linear_block);
+  block_idx = index_of(cfg.grid, linear_block);
   block_dim = cfg.block;
   grid_dim = cfg.grid;
   nthreads = l.threads_per_block;
@@ -540,8 +540,6 @@ bool block_runner::strict_barrier_violated() {
   if (b.barrier_waiters.size() == b.nthreads) return false;
   unsigned gone = 0;
   while (b.state_of(gone) != block_context::lane_state::exited) ++gone;
-  const uint3 gone_tid = {gone % b.block_dim.x, gone / b.block_dim.x % b.block_dim.y,
-                          gone / (b.block_dim.x * b.block_dim.y)};
   thread_record* first = *std::min_element(b.barrier_waiters.begin(), b.barrier_waiters.end(),
                                            [](const thread_record* x, const thread_record* y) { return x->linear < y->linear; });
   b.break_thread = first;
@@ -550,7 +548,7 @@ bool block_runner::strict_barrier_violated() {
       fmt::format("barrier divergence (CUSIM_CHECK=sync): {} of {} threads wait at this __syncthreads, but thread "
                   "{} has exited without reaching it (a GPU counts exited threads as arrived; strict checking "
                   "does not)",
-                  b.barrier_waiters.size(), b.nthreads, format_tag(gone_tid, b.block_idx)),
+                  b.barrier_waiters.size(), b.nthreads, format_tag(index_of(b.block_dim, gone), b.block_idx)),
       first->site)));
   return true;
 }

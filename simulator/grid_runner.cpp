@@ -106,7 +106,7 @@ class grid_barrier {
     // Every block waits or has finished: open the barrier, or abort after a fault. A block that
     // finished while others wait would hang a GPU: that is a deadlock.
     if (launch_.lowest_fault.load() == UINT64_MAX && finished_ > 0) {
-      const uint3 gone = block_index(launch_.config.grid, first_finished_);
+      const uint3 gone = index_of(launch_.config.grid, first_finished_);
       launch_.report_fault(
           first_waiter_->linear,
           std::make_exception_ptr(fault_error(

@@ -44,10 +44,11 @@ struct launch_state {
   }
 };
 
-/// blockIdx of block `linear` (x fastest).
-inline uint3 block_index(const dim3& grid, std::uint64_t linear) {
-  return {static_cast<unsigned>(linear % grid.x), static_cast<unsigned>(linear / grid.x % grid.y),
-          static_cast<unsigned>(linear / (std::uint64_t{grid.x} * grid.y))};
+/// The index of element `linear` of `shape`, x fastest: blockIdx of a block in the grid, or
+/// threadIdx of a thread in the block.
+inline uint3 index_of(const dim3& shape, std::uint64_t linear) {
+  return {static_cast<unsigned>(linear % shape.x), static_cast<unsigned>(linear / shape.x % shape.y),
+          static_cast<unsigned>(linear / (std::uint64_t{shape.x} * shape.y))};
 }
 
 /// Runs every block of `launch`; returns the fault to report (or null). A cooperative launch

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 
@@ -113,8 +114,16 @@ void memory_checker::classify(thread_record& t, block_context& b, const pending_
   std::uint64_t now[2];
   snapshot(e.addr, e.bytes, now);
   const bool write = e.atomic || now[0] != e.before[0] || now[1] != e.before[1];
-  if (init_) check_init(t, b, e, write);
-  if (race_) check_race(t, b, e, write);
+  place where{};
+  if (is_shared(e.space)) {
+    where.offset = static_cast<std::size_t>(static_cast<std::byte*>(e.addr) - b.shared.base());
+  } else {
+    where.device = shadow_of(e.addr);
+    if (where.device == nullptr) return;  // not device memory (a view of host memory)
+    where.offset = reinterpret_cast<std::uintptr_t>(e.addr) - where.device->base;
+  }
+  if (init_) check_init(t, b, e, where, write);
+  if (race_) check_race(t, b, e, where, write);
 }
 
 device_shadow* memory_checker::shadow_of(const void* p) {
@@ -126,18 +135,15 @@ device_shadow* memory_checker::shadow_of(const void* p) {
   return d;
 }
 
-void memory_checker::check_init(thread_record& t, block_context& b, const pending_access& e, bool write) {
+void memory_checker::check_init(thread_record& t, block_context& b, const pending_access& e, const place& where,
+                                bool write) {
   std::uint8_t* written8 = nullptr;
   std::uint32_t* written32 = nullptr;
-  std::size_t offset;
-  if (is_shared(e.space)) {
-    offset = static_cast<std::size_t>(static_cast<std::byte*>(e.addr) - b.shared.base());
-    written32 = b.check_shadow.written.get() + offset;
+  if (where.device == nullptr) {
+    written32 = b.check_shadow.written.get() + where.offset;
   } else {
-    device_shadow* d = shadow_of(e.addr);
-    if (d == nullptr || !d->written) return;
-    offset = reinterpret_cast<std::uintptr_t>(e.addr) - d->base;
-    written8 = d->written.get() + offset;
+    if (!where.device->written) return;  // not tracked: every byte counts as written
+    written8 = where.device->written.get() + where.offset;
   }
   const std::uint32_t gen = b.check_shadow.generation;
   if (!write || e.atomic) {  // atomics read too
@@ -159,22 +165,19 @@ bool memory_checker::ordered(const access_side& a, const thread_record& t, block
   return a.thread / 32 == t.linear / 32 && s.lane_sync[a.thread] > a.clock && s.lane_sync[t.linear] > a.clock;
 }
 
-void memory_checker::check_race(thread_record& t, block_context& b, const pending_access& e, bool write) {
+void memory_checker::check_race(thread_record& t, block_context& b, const pending_access& e, const place& where,
+                                bool write) {
   race_granule* granules;
-  std::size_t offset;
   std::uint64_t floor;
-  if (is_shared(e.space)) {
-    granules = b.check_shadow.race.get();
-    offset = static_cast<std::size_t>(static_cast<std::byte*>(e.addr) - b.shared.base());
-    floor = b.check_shadow.start_clock;
-  } else {
-    device_shadow* d = shadow_of(e.addr);
-    if (d == nullptr) return;
+  if (device_shadow* d = where.device) {
     if (!d->race) d->race = new_granules((d->bytes + 3) / 4);
     granules = d->race.get();
-    offset = reinterpret_cast<std::uintptr_t>(e.addr) - d->base;
     floor = start_clock_;
+  } else {
+    granules = b.check_shadow.race.get();
+    floor = b.check_shadow.start_clock;
   }
+  const std::size_t offset = where.offset;
   access_side me{clock_.load(std::memory_order_relaxed), e.site.file, e.site.line,
                  static_cast<std::uint32_t>(b.linear), static_cast<std::uint16_t>(t.linear), 0, e.atomic};
   auto conflicts = [&](const access_side& s) {
@@ -218,9 +221,8 @@ void memory_checker::add(fault_kind kind, const char* hazard, const thread_recor
   }
   finding f{kind, hazard, t.thread_idx, b.block_idx, e.site, {}, {}, nullptr, 0, e.space, 1};
   if (other != nullptr) {
-    const dim3 block = b.launch->config.block;
-    f.other_tid = {other->thread % block.x, other->thread / block.x % block.y, other->thread / (block.x * block.y)};
-    f.other_ctaid = block_index(b.launch->config.grid, other->block);
+    f.other_tid = index_of(b.block_dim, other->thread);
+    f.other_ctaid = index_of(b.grid_dim, other->block);
     f.other_file = other->file;
     f.other_line = other->line;
   }

@@ -11,7 +11,6 @@
 #include <cusim/detail/source_location.hpp>
 #include <cusim/error.hpp>
 
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <exception>
@@ -106,9 +105,15 @@ class memory_checker {
     std::uint64_t count;
   };
   static std::uint64_t tick() noexcept;
+  /// Where an access landed: an offset into the block's shared memory (device == null) or into
+  /// a device allocation.
+  struct place {
+    std::size_t offset = 0;
+    device_shadow* device = nullptr;
+  };
   void classify(thread_record& t, block_context& b, const pending_access& e);
-  void check_init(thread_record& t, block_context& b, const pending_access& e, bool write);
-  void check_race(thread_record& t, block_context& b, const pending_access& e, bool write);
+  void check_init(thread_record& t, block_context& b, const pending_access& e, const place& where, bool write);
+  void check_race(thread_record& t, block_context& b, const pending_access& e, const place& where, bool write);
   bool ordered(const access_side& a, const thread_record& t, block_context& b) const noexcept;
   void add(fault_kind kind, const char* hazard, const thread_record& t, const block_context& b,
            const pending_access& e, const access_side* other);
