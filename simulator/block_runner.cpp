@@ -41,6 +41,20 @@ void drop_unwound(ctx::fiber&& f) noexcept {
   new (&h.fiber) ctx::fiber(std::move(f));
 }
 
+static_assert(sizeof(ctx::fiber) == sizeof(void*) && std::is_standard_layout_v<ctx::fiber>,
+              "a suspended ctx::fiber is the address of its saved registers");
+
+/// Brings a suspended thread's record and the top of its fiber stack (the registers saved by the
+/// switch, the frames above it) into cache before the thread is resumed.
+void prefetch(const thread_record& t) noexcept {
+  const char* record = reinterpret_cast<const char*>(&t);
+  __builtin_prefetch(record);
+  __builtin_prefetch(record + 64);
+  const char* top = *reinterpret_cast<const char* const*>(&t.context);
+  if (top == nullptr) return;
+  for (int line = 0; line < 6; ++line) __builtin_prefetch(top + 64 * line);
+}
+
 std::string demangled_current_exception_type() {
   const std::type_info* type = abi::__cxa_current_exception_type();
   if (type == nullptr) return "unknown exception";
@@ -143,7 +157,8 @@ void block_context::reset(block_runner& r, launch_state& l, std::uint64_t linear
   ready.clear();
   ready_head = 0;
   shared.reset(cfg.shared_bytes, l.checker ? shared_memory::checked_poison : shared_memory::poison);
-  if (l.checker) l.checker->block_started(*this);
+  checker = l.checker.get();
+  if (checker) checker->block_started(*this);
 }
 
 // Runs the current block until every thread has exited (false) or every live thread waits at
@@ -192,6 +207,8 @@ fiber_slot* block_runner::next_runnable() {
     if (block_->ready_head == block_->ready.size()) {
       block_->ready.clear();
       block_->ready_head = 0;
+    } else {
+      prefetch(*block_->ready[block_->ready_head]);  // runs after t: its record and stack are cold
     }
     return static_cast<fiber_slot*>(t);
   }
@@ -250,10 +267,8 @@ ctx::fiber block_runner::fiber_main(fiber_slot& self, ctx::fiber&& caller) {
     enter_block(t);  // a fiber is resumed from idle only for a new block
     while (!block_->aborting && block_->next_unstarted < block_->nthreads) {
       take_thread(t);
-      run_thread(t);
-      flush_accesses(t);
-      t.status = thread_status::exited;
-      ++block_->progress;
+      run_thread(t);  // and the threads after it that next_thread() takes
+      if (t.status != thread_status::exited) finish_thread(t);  // it threw
     }
     idle_.push_back(&self);
     fiber_slot* next = next_runnable();  // a ready thread, never a thread to start
@@ -279,6 +294,19 @@ void block_runner::take_thread(thread_record& t) {
   t.status = thread_status::running;
   t.wait = wait_kind::none;
   detail::current_thread_ = &t;
+}
+
+void block_runner::finish_thread(thread_record& t) {
+  flush_accesses(t);
+  t.status = thread_status::exited;
+  ++block_->progress;
+}
+
+bool block_runner::next_thread(thread_record& t) {
+  finish_thread(t);
+  if (block_->aborting || block_->next_unstarted == block_->nthreads) return false;
+  take_thread(t);
+  return true;
 }
 
 void block_runner::run_thread(thread_record& t) {
@@ -491,8 +519,8 @@ void block_runner::shuffle_point(thread_record& self) {
 }
 
 void block_runner::flush_accesses(thread_record& self) {
-  if (memory_checker* c = block_->launch->checker.get()) [[unlikely]]
-    c->flush(self, *block_);
+  if (block_->checker != nullptr) [[unlikely]]
+    block_->checker->flush(self, *block_);
 }
 
 void block_runner::note_access(thread_record& self, void* p, std::size_t bytes, memory_space space,
@@ -720,6 +748,11 @@ void block_runner::abandon_overflowed(thread_record& self) noexcept {
 
 namespace cusim::detail {
 
+bool next_thread() {
+  sim::thread_record& t = *static_cast<sim::thread_record*>(current_thread_);
+  return sim::runner_of(t).next_thread(t);
+}
+
 int sync_block(sync_op op, int predicate, const source_location& site) {
   sim::thread_record& t = sim::current_record("__syncthreads");
   return sim::runner_of(t).sync_block(t, op, predicate, site);
@@ -756,7 +789,7 @@ void poll_yield() {
 
 std::atomic<bool> record_accesses{false};
 
-void note_access(void* p, std::size_t bytes, memory_space space, const source_location& site) {
+void note_access(void* p, std::size_t bytes, memory_space space, source_location site) {
   if (current_thread_ == nullptr) return;  // a view indexed in host code
   sim::thread_record& t = *static_cast<sim::thread_record*>(current_thread_);
   sim::runner_of(t).note_access(t, p, bytes, space, site);

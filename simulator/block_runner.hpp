@@ -65,6 +65,7 @@ struct fiber_slot : thread_record {
 struct block_context : detail::block_info {
   block_runner* runner = nullptr;
   launch_state* launch = nullptr;
+  memory_checker* checker = nullptr;  // the launch's, cached: every sync point asks
   std::uint64_t linear = 0;
   unsigned nthreads = 0;
   unsigned next_unstarted = 0;
@@ -147,6 +148,8 @@ class block_runner {
   void trim(std::size_t keep) noexcept;
 
   // Entry points for the running simulated thread `self`.
+  /// `self` returned from the kernel: finishes it and takes the block's next unstarted thread.
+  bool next_thread(thread_record& self);
   CUSIM_SIM_HOT int sync_block(thread_record& self, detail::sync_op op, int predicate, const detail::source_location& site);
   detail::warp_result warp_collective(thread_record& self, const detail::warp_request& req, const detail::source_location& site);
   unsigned active_mask(thread_record& self, const detail::source_location& site);
@@ -180,9 +183,10 @@ class block_runner {
   void enter_block(thread_record& t);
   CUSIM_SIM_HOT void take_thread(thread_record& t);
   CUSIM_SIM_HOT void run_thread(thread_record& t);
+  CUSIM_SIM_HOT void finish_thread(thread_record& t);
   CUSIM_SIM_HOT void park(thread_record& self);
   CUSIM_SIM_HOT void make_ready(thread_record& t);
-  void flush_accesses(thread_record& self);
+  CUSIM_SIM_HOT void flush_accesses(thread_record& self);
   void shuffle_point(thread_record& self);
   std::uint64_t random_below(std::uint64_t n) noexcept;
   bool resolve_waits();

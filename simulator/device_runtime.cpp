@@ -29,7 +29,7 @@ void* dynamic_shared_memory(std::size_t* bytes) {
 }
 
 void fail_out_of_bounds(std::int64_t index, std::int64_t extent, int axis, memory_space space,
-                        const source_location& site) {
+                        source_location site) {
   if (current_thread_ == nullptr)  // a checked view indexed in host code
     throw std::out_of_range(fmt::format("index {} is out of bounds for axis {} with size {} ({}, {}, host code)",
                                         index, axis, extent, sim::space_name(space), sim::format_site(site)));

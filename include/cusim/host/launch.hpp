@@ -4,6 +4,9 @@
 
 #include <cusim/config.hpp>
 #include <cusim/host/check.hpp>
+#if CUSIM_BACKEND_IS_SIM()
+#  include <cusim/backend/sim/device_runtime.hpp>
+#endif
 
 #include <cstddef>
 #include <exception>
@@ -24,9 +27,10 @@ struct launch_config {
 
 #if CUSIM_BACKEND_IS_SIM()
 namespace detail {
-/// Validates `config`, then runs `thunk(closure)` once per simulated thread: on the default
-/// stream at once, rethrowing the first kernel fault (lowest block, then thread order); on a
-/// stream after the work queued before it, keeping a fault for the next synchronisation.
+/// Validates `config`, then runs each block's threads through `thunk(closure)` (see next_thread):
+/// on the default stream at once, rethrowing the first kernel fault (lowest block, then thread
+/// order); on a stream after the work queued before it, keeping a fault for the next
+/// synchronisation.
 /// A cooperative launch runs every block co-resident, so this_grid().sync() works.
 void launch_kernel(const launch_config& config, void (*thunk)(void*), std::shared_ptr<void> closure,
                    bool cooperative);
@@ -44,9 +48,15 @@ void launch_closure(void (*kernel)(Params...), const launch_config& config, bool
   };
   // Owned by the launch: a launch on a stream runs after this call returns.
   std::shared_ptr<closure> c(new closure{kernel, std::tuple<std::remove_cvref_t<Params>...>(std::forward<Args>(args)...)});
+  // One call runs a thread and then, until one blocks, the block's next ones (no switch between).
   launch_kernel(
-      config, [](void* p) { auto* c = static_cast<closure*>(p); std::apply(c->kernel, c->params); }, std::move(c),
-      cooperative);
+      config,
+      [](void* p) {
+        auto* c = static_cast<closure*>(p);
+        do std::apply(c->kernel, c->params);
+        while (next_thread());
+      },
+      std::move(c), cooperative);
 }
 
 /// cudaLaunchKernel / cudaLaunchCooperativeKernel: `args[i]` points at the i-th parameter.

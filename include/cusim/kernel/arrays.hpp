@@ -39,7 +39,7 @@ struct index_arg {
 
 CUSIM_HD inline void check_index([[maybe_unused]] index_t i, [[maybe_unused]] index_t extent,
                                  [[maybe_unused]] int axis, [[maybe_unused]] memory_space space,
-                                 [[maybe_unused]] const source_location& site) {
+                                 [[maybe_unused]] source_location site) {
 #if CUSIM_BACKEND_IS_SIM()
   if (static_cast<std::uint64_t>(i) >= static_cast<std::uint64_t>(extent)) [[unlikely]]
     fail_out_of_bounds(i, extent, axis, space, site);

@@ -42,6 +42,10 @@ inline sim_thread& this_thread() {
   return *t;
 }
 
+/// The current thread has returned from the kernel: finishes it and, while its block has threads
+/// not started yet, makes the next one current on the same fiber (true).
+bool next_thread();
+
 enum class sync_op : std::uint8_t { plain, count, all, any, grid };
 
 /// __syncthreads and its predicate forms; returns the reduced predicate.
@@ -106,7 +110,7 @@ void* bind_shared(const source_location& site, std::size_t bytes, std::size_t al
 void* dynamic_shared_memory(std::size_t* bytes);
 /// Throws the tagged out-of-bounds kernel_error for the current thread.
 [[noreturn]] void fail_out_of_bounds(std::int64_t index, std::int64_t extent, int axis,
-                                     memory_space space, const source_location& site);
+                                     memory_space space, source_location site);
 [[noreturn]] void fail_bad_tile(unsigned size, const source_location& site);
 [[noreturn]] void fail_local_array(std::size_t bytes, const source_location& site);
 [[noreturn]] void fail_assert(const char* expr, const char* function, const source_location& site);
@@ -114,7 +118,7 @@ void* dynamic_shared_memory(std::size_t* bytes);
 /// Set once a launch records element accesses (CUSIM_CHECK=race/init, CUSIM_SCHEDULE=random).
 extern std::atomic<bool> record_accesses;
 /// The current thread is about to access `bytes` at `p` through a checked array.
-void note_access(void* p, std::size_t bytes, memory_space space, const source_location& site);
+void note_access(void* p, std::size_t bytes, memory_space space, source_location site);
 /// An atomic function is applied to `p`.
 void note_atomic_access(const void* p);
 
