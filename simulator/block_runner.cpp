@@ -6,6 +6,7 @@
 #include "diagnostics.hpp"
 #include "fault_signals.hpp"
 #include "fiber_pool.hpp"
+#include "fiber_switch.hpp"
 #include "grid_runner.hpp"
 #include "warp_collective.hpp"
 
@@ -41,16 +42,13 @@ void drop_unwound(ctx::fiber&& f) noexcept {
   new (&h.fiber) ctx::fiber(std::move(f));
 }
 
-static_assert(sizeof(ctx::fiber) == sizeof(void*) && std::is_standard_layout_v<ctx::fiber>,
-              "a suspended ctx::fiber is the address of its saved registers");
-
 /// Brings a suspended thread's record and the top of its fiber stack (the registers saved by the
 /// switch, the frames above it) into cache before the thread is resumed.
 void prefetch(const thread_record& t) noexcept {
   const char* record = reinterpret_cast<const char*>(&t);
   __builtin_prefetch(record);
   __builtin_prefetch(record + 64);
-  const char* top = *reinterpret_cast<const char* const*>(&t.context);
+  const char* top = static_cast<const char*>(saved_registers(t.context));
   if (top == nullptr) return;
   for (int line = 0; line < 6; ++line) __builtin_prefetch(top + 64 * line);
 }
@@ -241,7 +239,9 @@ fiber_slot& block_runner::start_fiber() {
 void block_runner::switch_to(fiber_slot& target, fiber_slot& self) {
   if (&target == &self) return;
   from_ = &self;
-  after_switch(std::move(target.context).resume());
+  ctx::fiber from;
+  resume_into(target.context, from);
+  after_switch(std::move(from));
 }
 
 void block_runner::after_switch(ctx::fiber&& from) noexcept {
@@ -255,7 +255,7 @@ void block_runner::after_switch(ctx::fiber&& from) noexcept {
     free_slots_.push_back(prev);
     return;
   }
-  prev->context = std::move(from);
+  saved_registers(prev->context) = std::exchange(saved_registers(from), nullptr);  // without fiber's checks
 }
 
 // A fiber's life: run threads while the block has unstarted ones, then idle until a block needs
@@ -382,8 +382,23 @@ void block_runner::make_ready(thread_record& t) {
   block_->ready.push_back(&t);
 }
 
+// The common case inline: every thread has started and the next runs from the ready queue.
+fiber_slot* block_runner::next_after(thread_record& self) {
+  block_context& b = *block_;
+  if (b.shuffle || b.next_unstarted != b.nthreads || b.ready_head == b.ready.size()) [[unlikely]]
+    return runnable_after(self);
+  thread_record* t = b.ready[b.ready_head++];
+  if (b.ready_head == b.ready.size()) {
+    b.ready.clear();
+    b.ready_head = 0;
+  } else {
+    prefetch(*b.ready[b.ready_head]);
+  }
+  return static_cast<fiber_slot*>(t);
+}
+
 void block_runner::park(thread_record& self) {
-  fiber_slot* next = runnable_after(self);
+  fiber_slot* next = next_after(self);
   self.status = thread_status::waiting;
   ++block_->waiting;
   ++block_->progress;

@@ -175,7 +175,8 @@ class block_runner {
   block_context* finish_or_suspend(bool suspended);
   bool schedule();
   CUSIM_SIM_HOT fiber_slot* next_runnable();
-  fiber_slot* runnable_after(thread_record& self);
+  [[gnu::noinline]] fiber_slot* runnable_after(thread_record& self);
+  CUSIM_SIM_HOT fiber_slot* next_after(thread_record& self);
   fiber_slot& start_fiber();
   CUSIM_SIM_HOT void switch_to(fiber_slot& target, fiber_slot& self);
   CUSIM_SIM_HOT void after_switch(boost::context::fiber&& from) noexcept;

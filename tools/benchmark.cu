@@ -1,7 +1,12 @@
 // SPDX-License-Identifier: MIT
-// cusim's benchmark: each kernel against a plain serial C++ loop doing the same work in the same
-// process; prints time ratios (simulator / serial). Every result is verified. Not a test.
-//   cusim_benchmark [repetitions]        (CUSIM_WORKERS=N selects the worker count)
+// cusim's benchmark suite: each kernel against a plain serial C++ loop doing the same work in the
+// same process, with one and with two workers (or the counts given), every result verified;
+// then launch overhead and memory over many launches and over a huge grid. Not a test.
+//
+//   cusim_benchmark [--reps N] [--workers 1,2] [--csv FILE] [--quick]
+//
+// The default checks stay on in every figure (bounds, barrier divergence, deadlock); CUSIM_CHECK
+// in the environment adds the opt-in checkers. tools/plot_benchmark.py draws the CSV.
 #include <cusim/cusim.hpp>
 
 #include "matmul_kernels.hpp"
@@ -9,16 +14,23 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <fstream>
 #include <functional>
+#include <sstream>
 #include <string>
-#include <thread>
 #include <vector>
 
 namespace {
 
-constexpr int RED = 256;
+constexpr int RED = 256;            // block size of the reductions and the histogram
+constexpr int BINS = 256;           // histogram bins
+constexpr int ST = 16;              // stencil tile
+constexpr int BIG = 1024;           // threads per block of the barrier-heavy kernel
+constexpr int BIG_ROUNDS = 32;      // its rounds (two __syncthreads each)
 
 __global__ void vector_add(cusim::span<float> c, cusim::span<const float> a, cusim::span<const float> b) {
   const int i = cusim::grid<1>();
@@ -37,109 +49,326 @@ __global__ void block_reduce(cusim::span<const float> in, cusim::span<float> par
   if (t == 0) partial[blockIdx.x] = s[0];
 }
 
+__global__ void warp_shuffle_reduce(cusim::span<const float> in, cusim::span<float> partial) {
+  __shared__ cusim::shared_array<float, RED / 32> warp_sums;
+  const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  float v = in[cusim::grid<1>()];
+  for (int offset = 16; offset > 0; offset >>= 1) v += __shfl_down_sync(0xffffffffu, v, offset);
+  if (lane == 0) warp_sums[warp] = v;
+  __syncthreads();
+  if (warp == 0) {
+    v = lane < RED / 32 ? warp_sums[lane] : 0.0f;
+    for (int offset = 16; offset > 0; offset >>= 1) v += __shfl_down_sync(0xffffffffu, v, offset);
+    if (lane == 0) partial[blockIdx.x] = v;
+  }
+}
+
+// 5-point stencil on an n x n grid (zero outside), each block staging its tile and halo in
+// shared memory.
+__global__ void stencil(cusim::mdspan<const float, 2> in, cusim::mdspan<float, 2> out) {
+  __shared__ cusim::shared_array<float, ST + 2, ST + 2> tile;
+  const int n = static_cast<int>(in.extent(0));
+  auto [x, y] = cusim::grid<2>();
+  const int tx = static_cast<int>(threadIdx.x) + 1, ty = static_cast<int>(threadIdx.y) + 1;
+  auto at = [&](int i, int j) { return i >= 0 && i < n && j >= 0 && j < n ? in(i, j) : 0.0f; };
+  tile(tx, ty) = at(x, y);
+  if (tx == 1) tile(0, ty) = at(x - 1, y);
+  if (tx == ST) tile(ST + 1, ty) = at(x + 1, y);
+  if (ty == 1) tile(tx, 0) = at(x, y - 1);
+  if (ty == ST) tile(tx, ST + 1) = at(x, y + 1);
+  __syncthreads();
+  out(x, y) = 0.2f * (tile(tx, ty) + tile(tx - 1, ty) + tile(tx + 1, ty) + tile(tx, ty - 1) + tile(tx, ty + 1));
+}
+
+__global__ void histogram(cusim::span<const std::uint8_t> data, cusim::span<unsigned> counts) {
+  __shared__ cusim::shared_array<unsigned, BINS> local;
+  for (int b = threadIdx.x; b < BINS; b += blockDim.x) local[b] = 0;
+  __syncthreads();
+  for (int i = cusim::grid<1>(); i < static_cast<int>(data.size()); i += cusim::gridsize<1>())
+    atomicAdd(&local[data[i]], 1u);
+  __syncthreads();
+  for (int b = threadIdx.x; b < BINS; b += blockDim.x) atomicAdd(&counts[b], local[b]);
+}
+
+// 1024-thread blocks: each round every thread publishes its value and averages it with its
+// neighbour's, two __syncthreads per round.
+__global__ void barrier_heavy(cusim::span<const float> in, cusim::span<float> out) {
+  __shared__ cusim::shared_array<float, BIG> s;
+  const unsigned t = threadIdx.x;
+  float v = in[cusim::grid<1>()];
+  for (int r = 0; r < BIG_ROUNDS; ++r) {
+    s[t] = v;
+    __syncthreads();
+    v = 0.5f * (v + s[(t + 1) % BIG]);
+    __syncthreads();
+  }
+  out[cusim::grid<1>()] = v;
+}
+
+__global__ void empty_kernel() {}
+
+__global__ void big_grid(cusim::span<unsigned> per_block) {
+  __shared__ cusim::shared_array<unsigned, 1> first;
+  if (threadIdx.x == 0) first[0] = blockIdx.x;
+  __syncthreads();
+  if (threadIdx.x == blockDim.x - 1) per_block[blockIdx.x] = first[0];
+}
+
+// ---------------------------------------------------------------------------------------------
+
+double seconds_of(const std::function<void()>& f) {
+  const auto t0 = std::chrono::steady_clock::now();
+  f();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
 double best_seconds(int reps, const std::function<void()>& f) {
   double best = 1e30;
-  for (int r = 0; r < reps; ++r) {
-    auto t0 = std::chrono::steady_clock::now();
-    f();
-    best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-  }
+  for (int r = 0; r < reps; ++r) best = std::min(best, seconds_of(f));
   return best;
 }
 
-struct row {
-  std::string name;
-  double serial, sim;
-  bool ok;
-};
-
-unsigned workers() {
-  const char* env = std::getenv("CUSIM_WORKERS");
-  const unsigned n = env ? static_cast<unsigned>(std::atoi(env)) : std::thread::hardware_concurrency();
-  return n == 0 ? 1 : n;
+/// Resident memory of this process in MiB (VmRSS).
+double rss_mib() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line))
+    if (line.rfind("VmRSS:", 0) == 0) return std::strtod(line.c_str() + 6, nullptr) / 1024.0;
+  return 0;
 }
 
-void serial_matmul(const std::vector<float>& a, const std::vector<float>& b, std::vector<float>& c, int n) {
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < n; ++j) {
-      float acc = 0;
-      for (int k = 0; k < n; ++k) acc += a[i * n + k] * b[k * n + j];
-      c[i * n + j] = acc;
+void set_workers(unsigned n) { setenv("CUSIM_WORKERS", std::to_string(n).c_str(), 1); }
+
+struct kernel_case {
+  std::string name;
+  std::function<void()> serial;  // the plain C++ loop, writing the reference result
+  std::function<void()> sim;     // the launch
+  std::function<bool()> verify;  // the launch's result against the reference
+};
+
+struct options {
+  int reps = 3;
+  std::vector<unsigned> workers{1, 2};
+  std::string csv;
+  bool quick = false;  // smaller sizes, for a smoke run
+};
+
+options parse(int argc, char** argv) {
+  options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "cusim_benchmark: %s needs a value\n", a.c_str());
+        std::exit(2);
+      }
+      return argv[++i];
+    };
+    if (a == "--reps") {
+      o.reps = std::max(1, std::atoi(value().c_str()));
+    } else if (a == "--workers") {
+      o.workers.clear();
+      std::stringstream list(value());
+      for (std::string w; std::getline(list, w, ',');) o.workers.push_back(static_cast<unsigned>(std::max(1, std::atoi(w.c_str()))));
+    } else if (a == "--csv") {
+      o.csv = value();
+    } else if (a == "--quick") {
+      o.quick = true;
+    } else {
+      std::fprintf(stderr, "usage: cusim_benchmark [--reps N] [--workers 1,2] [--csv FILE] [--quick]\n");
+      std::exit(2);
     }
+  }
+  return o;
+}
+
+bool close_enough(const std::vector<float>& got, const std::vector<float>& want) {
+  if (got.size() != want.size()) return false;
+  for (std::size_t i = 0; i < got.size(); ++i)
+    if (std::fabs(got[i] - want[i]) > 1e-3f * (1 + std::fabs(want[i]))) return false;
+  return true;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  const int reps = argc > 1 ? std::max(1, std::atoi(argv[1])) : 3;
-  std::vector<row> rows;
-  double barrier_ns = 0;
+  const options opt = parse(argc, argv);
+  const int shift = opt.quick ? 4 : 0;  // --quick: 16x fewer elements
+  std::vector<kernel_case> cases;
 
-  {  // vector add, 2^24 floats, block 256
-    const int n = 1 << 24;
-    std::vector<float> a(n), b(n), c(n), ref(n);
-    for (int i = 0; i < n; ++i) a[i] = 0.5f * (i % 1000), b[i] = 1.0f * (i % 77);
-    auto da = cusim::to_device(a), db = cusim::to_device(b);
-    cusim::device_array<float> dc(n);
-    const double serial = best_seconds(reps, [&] {
-      for (int i = 0; i < n; ++i) ref[i] = a[i] + b[i];
-    });
-    const double sim = best_seconds(reps, [&] { cusim::launch(vector_add, n / 256, 256, dc, da, db); });
-    dc.copy_to_host(c);
-    rows.push_back({"vector add 2^24", serial, sim, c == ref});
-  }
+  // vector add, 2^24 floats, block 256
+  const int nv = (1 << 24) >> shift;
+  std::vector<float> va(nv), vb(nv), vref(nv);
+  for (int i = 0; i < nv; ++i) va[i] = 0.5f * static_cast<float>(i % 1000), vb[i] = static_cast<float>(i % 77);
+  auto dva = cusim::to_device(va), dvb = cusim::to_device(vb);
+  cusim::device_array<float> dvc(nv);
+  cases.push_back({"vector add 2^24", [&] { for (int i = 0; i < nv; ++i) vref[i] = va[i] + vb[i]; },
+                   [&] { cusim::launch(vector_add, nv / 256, 256, dvc, dva, dvb); },
+                   [&] { return dvc.copy_to_host() == vref; }});
 
-  const int n = 512;
-  std::vector<float> a(n * n), b(n * n), ref(n * n), c(n * n);
-  for (int i = 0; i < n * n; ++i) a[i] = static_cast<float>(i % 17) * 0.25f, b[i] = static_cast<float>(i % 13) - 6;
-  auto A = cusim::to_device(a, n, n), B = cusim::to_device(b, n, n);
-  cusim::device_array<float, 2> C(n, n);
-  const double serial_mm = best_seconds(reps, [&] { serial_matmul(a, b, ref, n); });
-  auto close = [&] {
-    C.copy_to_host(c);
-    for (int i = 0; i < n * n; ++i)
-      if (std::fabs(c[i] - ref[i]) > 1e-3f * (1 + std::fabs(ref[i]))) return false;
-    return true;
+  // matmul 512 (naive and 16x16 tiled)
+  const int n = 512 >> (shift / 2);
+  std::vector<float> ma(n * n), mb(n * n), mref(n * n);
+  for (int i = 0; i < n * n; ++i) ma[i] = static_cast<float>(i % 17) * 0.25f, mb[i] = static_cast<float>(i % 13) - 6;
+  auto dA = cusim::to_device(ma, n, n), dB = cusim::to_device(mb, n, n);
+  cusim::device_array<float, 2> dC(n, n);
+  auto serial_matmul = [&] {
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j) {
+        float acc = 0;
+        for (int k = 0; k < n; ++k) acc += ma[i * n + k] * mb[k * n + j];
+        mref[i * n + j] = acc;
+      }
   };
-  {
-    const double sim = best_seconds(reps, [&] { cusim::launch(matmul_naive, dim3(n / 16, n / 16), dim3(16, 16), A, B, C); });
-    rows.push_back({"naive matmul 512", serial_mm, sim, close()});
-  }
-  {
-    const double sim = best_seconds(reps, [&] { cusim::launch(matmul_tiled, dim3(n / TPB, n / TPB), dim3(TPB, TPB), A, B, C); });
-    rows.push_back({"tiled matmul 512", serial_mm, sim, close()});
-  }
+  cases.push_back({"naive matmul 512", serial_matmul,
+                   [&] { cusim::launch(matmul_naive, dim3(n / 16, n / 16), dim3(16, 16), dA, dB, dC); },
+                   [&] { return close_enough(dC.copy_to_host(), mref); }});
+  cases.push_back({"tiled matmul 512", serial_matmul,
+                   [&] { cusim::launch(matmul_tiled, dim3(n / TPB, n / TPB), dim3(TPB, TPB), dA, dB, dC); },
+                   [&] { return close_enough(dC.copy_to_host(), mref); }});
 
-  {  // block tree reduction, 2^24 floats, block 256
-    const int m = 1 << 24;
-    std::vector<float> x(m);
-    for (int i = 0; i < m; ++i) x[i] = static_cast<float>(i % 8);
-    auto dx = cusim::to_device(x);
-    cusim::device_array<float> partial(m / RED);
-    volatile float sink = 0;
-    const double serial = best_seconds(reps, [&] {
+  // reductions, 2^24 floats, block 256: one partial sum per block
+  const int nr = (1 << 24) >> shift;
+  std::vector<float> rx(nr), rref(nr / RED);
+  for (int i = 0; i < nr; ++i) rx[i] = static_cast<float>(i % 8);
+  auto drx = cusim::to_device(rx);
+  cusim::device_array<float> dpartial(nr / RED);
+  auto serial_sums = [&] {
+    for (int b = 0; b < nr / RED; ++b) {
       float s = 0;
-      for (int i = 0; i < m; ++i) s += x[i];
-      sink = s;
-    });
-    const double sim = best_seconds(reps, [&] { cusim::launch(block_reduce, m / RED, RED, dx, partial); });
-    auto p = partial.copy_to_host();
+      for (int i = 0; i < RED; ++i) s += rx[b * RED + i];
+      rref[b] = s;
+    }
+  };
+  cases.push_back({"block reduction 2^24", serial_sums,
+                   [&] { cusim::launch(block_reduce, nr / RED, RED, drx, dpartial); },
+                   [&] { return dpartial.copy_to_host() == rref; }});  // small integers: exact
+  cases.push_back({"warp-shuffle reduce 2^24", serial_sums,
+                   [&] { cusim::launch(warp_shuffle_reduce, nr / RED, RED, drx, dpartial); },
+                   [&] { return dpartial.copy_to_host() == rref; }});
+
+  // 2-D 5-point stencil 512^2, 16x16 tiles with a shared halo
+  std::vector<float> sgrid(n * n), sref(n * n);
+  for (int i = 0; i < n * n; ++i) sgrid[i] = static_cast<float>((i * 7) % 23) * 0.5f;
+  auto dsin = cusim::to_device(sgrid, n, n);
+  cusim::device_array<float, 2> dsout(n, n);
+  cases.push_back({"2-D stencil 512^2",
+                   [&] {
+                     auto at = [&](int i, int j) { return i >= 0 && i < n && j >= 0 && j < n ? sgrid[i * n + j] : 0.0f; };
+                     for (int i = 0; i < n; ++i)
+                       for (int j = 0; j < n; ++j)
+                         sref[i * n + j] = 0.2f * (at(i, j) + at(i - 1, j) + at(i + 1, j) + at(i, j - 1) + at(i, j + 1));
+                   },
+                   [&] { cusim::launch(stencil, dim3(n / ST, n / ST), dim3(ST, ST), dsin, dsout); },
+                   [&] { return dsout.copy_to_host() == sref; }});
+
+  // atomic histogram, 2^24 bytes, 256 bins: shared-memory counts, then one global atomic per bin
+  const int nh = (1 << 24) >> shift;
+  std::vector<std::uint8_t> hdata(nh);
+  for (int i = 0; i < nh; ++i) hdata[i] = static_cast<std::uint8_t>((static_cast<unsigned>(i) * 2654435761u) >> 24);
+  std::vector<unsigned> href(BINS);
+  auto dhdata = cusim::to_device(hdata);
+  cusim::device_array<unsigned> dcounts(BINS);
+  cases.push_back({"atomic histogram 2^24",
+                   [&] {
+                     std::fill(href.begin(), href.end(), 0u);
+                     for (int i = 0; i < nh; ++i) ++href[hdata[i]];
+                   },
+                   [&] {
+                     dcounts.copy_from_host(std::vector<unsigned>(BINS, 0u));
+                     cusim::launch(histogram, 256, RED, dhdata, dcounts);
+                   },
+                   [&] { return dcounts.copy_to_host() == href; }});
+
+  // 1024-thread blocks, 64 __syncthreads each
+  const int nb = 256 >> (shift / 2);
+  std::vector<float> bin(nb * BIG), bref(nb * BIG);
+  for (int i = 0; i < nb * BIG; ++i) bin[i] = static_cast<float>(i % 101);
+  auto dbin = cusim::to_device(bin);
+  cusim::device_array<float> dbout(nb * BIG);
+  cases.push_back({"1024-thread barriers",
+                   [&] {
+                     std::vector<float> v(BIG), s(BIG);
+                     for (int b = 0; b < nb; ++b) {
+                       std::copy_n(bin.begin() + b * BIG, BIG, v.begin());
+                       for (int r = 0; r < BIG_ROUNDS; ++r) {
+                         s = v;
+                         for (int t = 0; t < BIG; ++t) v[t] = 0.5f * (v[t] + s[(t + 1) % BIG]);
+                       }
+                       std::copy_n(v.begin(), BIG, bref.begin() + b * BIG);
+                     }
+                   },
+                   [&] { cusim::launch(barrier_heavy, nb, BIG, dbin, dbout); },
+                   [&] { return dbout.copy_to_host() == bref; }});
+
+  // ---- run ----
+  const char* check = std::getenv("CUSIM_CHECK");
+  std::printf("cusim benchmark: best of %d; default checks on (bounds, barrier divergence, deadlock)%s%s%s\n",
+              opt.reps, check ? "; CUSIM_CHECK=" : "", check ? check : "", opt.quick ? "; --quick sizes" : "");
+  std::printf("%-26s %10s", "kernel", "serial ms");
+  for (unsigned w : opt.workers) std::printf("  %7s %2u %6s", "cusim ms", w, "ratio");
+  if (opt.workers.size() >= 2) std::printf("  %8s", "speed-up");
+  std::printf("  result\n");
+
+  std::ostringstream csv;
+  csv << "kernel,serial_ms";
+  for (unsigned w : opt.workers) csv << ",cusim_ms_" << w << ",ratio_" << w;
+  csv << ",verified\n";
+  bool all_ok = true;
+  for (const kernel_case& c : cases) {
+    const double serial = best_seconds(opt.reps, c.serial);
+    std::vector<double> sim;
     bool ok = true;
-    for (float v : p) ok = ok && v == 896.0f;  // each block sums 32 of each of 0..7
-    rows.push_back({"block reduction 2^24", serial, sim, ok});
-    // Each of the m threads waits at 1 + log2(RED) barriers.
-    barrier_ns = sim * 1e9 * workers() / (double(m) * 9);
+    for (unsigned w : opt.workers) {
+      set_workers(w);
+      sim.push_back(best_seconds(opt.reps, c.sim));
+      ok = ok && c.verify();
+    }
+    all_ok = all_ok && ok;
+    std::printf("%-26s %10.2f", c.name.c_str(), serial * 1e3);
+    csv << c.name << ',' << serial * 1e3;
+    for (double s : sim) {
+      std::printf("  %10.2f %6.2f", s * 1e3, s / serial);
+      csv << ',' << s * 1e3 << ',' << s / serial;
+    }
+    if (sim.size() >= 2) std::printf("  %7.2fx", sim.front() / sim.back());
+    std::printf("  %s\n", ok ? "verified" : "WRONG");
+    csv << ',' << (ok ? "yes" : "no") << '\n';
   }
 
-  std::printf("cusim benchmark (workers: %s, best of %d, all checks on)\n",
-              std::getenv("CUSIM_WORKERS") ? std::getenv("CUSIM_WORKERS") : "all cores", reps);
-  std::printf("%-22s %12s %12s %8s  %s\n", "kernel", "serial ms", "cusim ms", "ratio", "result");
-  bool all_ok = true;
-  for (const row& r : rows) {
-    std::printf("%-22s %12.2f %12.2f %8.2f  %s\n", r.name.c_str(), r.serial * 1e3, r.sim * 1e3, r.sim / r.serial,
-                r.ok ? "verified" : "WRONG");
-    all_ok = all_ok && r.ok;
+  // ---- launch overhead and memory ----
+  const int launches = opt.quick ? 10000 : 100000;
+  set_workers(opt.workers.back());
+  cusim::launch(empty_kernel, 1, 1);
+  const double rss0 = rss_mib();
+  const double launch_s = seconds_of([&] {
+    for (int i = 0; i < launches; ++i) cusim::launch(empty_kernel, 1, 1);
+  });
+  const double rss1 = rss_mib();
+  std::printf("\nempty kernel launch: %.2f us per launch over %d launches; RSS %.1f -> %.1f MiB\n",
+              launch_s * 1e6 / launches, launches, rss0, rss1);
+
+  const unsigned grid_blocks = opt.quick ? 4096 : 65535;
+  cusim::device_array<unsigned> dper(grid_blocks);
+  const double rss2 = rss_mib();
+  const double grid_s = seconds_of([&] { cusim::launch(big_grid, grid_blocks, 1024, dper); });
+  const double rss3 = rss_mib();
+  const double grid_again_s = seconds_of([&] { cusim::launch(big_grid, grid_blocks, 1024, dper); });
+  const double rss4 = rss_mib();
+  const std::vector<unsigned> per = dper.copy_to_host();
+  bool grid_ok = true;
+  for (unsigned b = 0; b < grid_blocks; ++b) grid_ok = grid_ok && per[b] == b;
+  all_ok = all_ok && grid_ok;
+  std::printf("grid of %u blocks x 1024 threads (a barrier each): %.2f s, again %.2f s; RSS %.1f -> %.1f -> %.1f MiB"
+              " (%s)\n",
+              grid_blocks, grid_s, grid_again_s, rss2, rss3, rss4, grid_ok ? "verified" : "WRONG");
+
+  csv << "empty launch us," << launch_s * 1e6 / launches << "\n";
+  csv << "rss over launches MiB," << rss0 << ',' << rss1 << "\n";
+  csv << "rss over big grid MiB," << rss2 << ',' << rss3 << ',' << rss4 << "\n";
+  if (!opt.csv.empty()) {
+    std::ofstream(opt.csv) << csv.str();
+    std::printf("wrote %s\n", opt.csv.c_str());
   }
-  std::printf("block reduction: %.1f ns of one worker per thread per __syncthreads\n", barrier_ns);
   return all_ok ? 0 : 1;
 }
