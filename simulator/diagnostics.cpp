@@ -4,30 +4,9 @@
 
 #include <fmt/format.h>
 
-#include <cstring>
-
 namespace cusim::sim {
 
-std::string format_site(const detail::source_location& site) {
-  if (site.file == nullptr || *site.file == '\0') return {};
-  const char* slash = std::strrchr(site.file, '/');
-  return fmt::format("{}:{}", slash ? slash + 1 : site.file, site.line);
-}
-
-std::string format_tag(uint3 tid, uint3 ctaid) {
-  return fmt::format("tid=[{}, {}, {}] ctaid=[{}, {}, {}]", tid.x, tid.y, tid.z, ctaid.x, ctaid.y, ctaid.z);
-}
-
-std::string_view space_name(memory_space space) {
-  switch (space) {
-    case memory_space::global: return "global array";
-    case memory_space::shared: return "shared array";
-    case memory_space::dynamic_shared: return "dynamic shared array";
-    case memory_space::local: return "local array";
-    case memory_space::constant: return "constant array";
-  }
-  return "array";
-}
+std::string format_site(const detail::source_location& site) { return detail::format_site(site.file, site.line); }
 
 namespace {
 kernel_error::details base_details(fault_kind kind, uint3 tid, uint3 ctaid, const detail::source_location& site) {
@@ -43,16 +22,7 @@ kernel_error::details base_details(fault_kind kind, uint3 tid, uint3 ctaid, cons
 
 kernel_error out_of_bounds_error(uint3 tid, uint3 ctaid, std::int64_t index, std::int64_t extent, int axis,
                                  memory_space space, const detail::source_location& site) {
-  auto d = base_details(fault_kind::out_of_bounds, tid, ctaid, site);
-  d.index = index;
-  d.extent = extent;
-  d.axis = axis;
-  d.space = space;
-  std::string where = format_site(site);
-  std::string msg = fmt::format("{}: index {} is out of bounds for axis {} with size {} ({}{}{})",
-                                format_tag(tid, ctaid), index, axis, extent, space_name(space),
-                                where.empty() ? "" : ", ", where);
-  return kernel_error(msg, std::move(d));
+  return detail::out_of_bounds_error(tid, ctaid, index, extent, axis, space, site.file, site.line);
 }
 
 kernel_error fault_error(fault_kind kind, uint3 tid, uint3 ctaid, std::string_view message,

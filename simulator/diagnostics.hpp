@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
-// The one place that formats the simulator's messages: `tid=[x, y, z] ctaid=[x, y, z]: ...`.
+// The one place that formats the simulator's messages: `tid=[x, y, z] ctaid=[x, y, z]: ...`
+// (the pieces both backends share are in cusim/detail/fault_text.hpp).
 #pragma once
 
+#include <cusim/detail/fault_text.hpp>
 #include <cusim/error.hpp>
 
 #include <cstring>
@@ -17,9 +19,8 @@ inline bool same_site(const detail::source_location& a, const detail::source_loc
 
 /// "matmul.cu:12" for a full path and line ("" when unknown).
 std::string format_site(const detail::source_location& site);
-/// numba's prefix: "tid=[16, 0, 0] ctaid=[1, 0, 0]".
-std::string format_tag(uint3 tid, uint3 ctaid);
-std::string_view space_name(memory_space space);
+using detail::format_tag;
+using detail::space_name;
 
 kernel_error out_of_bounds_error(uint3 tid, uint3 ctaid, std::int64_t index, std::int64_t extent, int axis,
                                  memory_space space, const detail::source_location& site);

@@ -6,6 +6,8 @@
 #include <cusim/host/check.hpp>
 #if CUSIM_BACKEND_IS_SIM()
 #  include <cusim/backend/sim/device_runtime.hpp>
+#elif defined(CUSIM_CHECKS)
+#  include <cusim/backend/cuda/checked.hpp>
 #endif
 
 #include <cstddef>
@@ -78,7 +80,8 @@ cudaError_t launch_from_pointers(void (*kernel)(Params...), const launch_config&
 
 /// Launches `kernel` with `config`; `args` convert to its parameters (device_array -> span).
 /// Throws cuda_error for a bad configuration (CUDA's error code, e.g. cudaErrorInvalidConfiguration)
-/// and, on the simulator's default stream, kernel_error for a fault inside the kernel.
+/// and, on the default stream of the simulator (or of a GPU build with CUSIM_CHECKS), kernel_error
+/// for a fault inside the kernel.
 ///
 ///     cusim::launch(vector_add, cusim::launch_config{blocks, threads}, d_c, d_a, d_b);
 template <class... Params, class... Args>
@@ -89,6 +92,9 @@ void launch(void (*kernel)(Params...), const launch_config& config, Args&&... ar
 #else
   kernel<<<config.grid, config.block, config.shared_bytes, config.stream>>>(std::forward<Args>(args)...);
   check(cudaGetLastError(), "cusim::launch");
+#  if defined(CUSIM_CHECKS) && defined(__CUDACC__)
+  if (config.stream == nullptr) detail::rethrow_device_fault();  // like the simulator's default stream
+#  endif
 #endif
 }
 
@@ -115,6 +121,9 @@ void launch_cooperative(void (*kernel)(Params...), const launch_config& config, 
   }, params);
   check(cudaLaunchCooperativeKernel(kernel, config.grid, config.block, pointers, config.shared_bytes, config.stream),
         "cusim::launch_cooperative");
+#  if defined(CUSIM_CHECKS) && defined(__CUDACC__)
+  if (config.stream == nullptr) detail::rethrow_device_fault();
+#  endif
 #endif
 }
 
@@ -125,6 +134,9 @@ inline void synchronize(cudaStream_t stream = nullptr) {
   detail::rethrow_stream_fault(stream);
 #endif
   check(stream ? cudaStreamSynchronize(stream) : cudaDeviceSynchronize(), "cusim::synchronize");
+#if defined(CUSIM_CHECKS) && defined(__CUDACC__)
+  detail::rethrow_device_fault();
+#endif
 }
 
 }  // namespace cusim

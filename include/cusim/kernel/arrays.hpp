@@ -15,6 +15,8 @@
 
 #if CUSIM_BACKEND_IS_SIM()
 #  include <cusim/backend/sim/device_runtime.hpp>
+#elif defined(CUSIM_CHECKS)
+#  include <cusim/backend/cuda/checked.hpp>
 #endif
 
 namespace cusim {
@@ -37,25 +39,43 @@ struct index_arg {
         site(s) {}
 };
 
-CUSIM_HD inline void check_index([[maybe_unused]] index_t i, [[maybe_unused]] index_t extent,
+/// Whether `i` lies in [0, extent). Out of bounds, the simulator throws the tagged kernel_error;
+/// a GPU build with CUSIM_CHECKS records the fault for the host (cusim/backend/cuda/checked.hpp)
+/// and the access goes to a scratch element instead.
+CUSIM_HD inline bool check_index([[maybe_unused]] index_t i, [[maybe_unused]] index_t extent,
                                  [[maybe_unused]] int axis, [[maybe_unused]] memory_space space,
                                  [[maybe_unused]] source_location site) {
 #if CUSIM_BACKEND_IS_SIM()
   if (static_cast<std::uint64_t>(i) >= static_cast<std::uint64_t>(extent)) [[unlikely]]
     fail_out_of_bounds(i, extent, axis, space, site);
+#elif defined(CUSIM_CHECKS) && defined(__CUDA_ARCH__)
+  if (static_cast<std::uint64_t>(i) >= static_cast<std::uint64_t>(extent)) [[unlikely]] {
+    record_out_of_bounds(i, extent, axis, space, site);
+    return false;
+  }
 #endif
+  return true;
+}
+
+/// The element at `offset`; a negative offset is a checked fault on the GPU (see check_index).
+template <class T>
+CUSIM_HD inline T& element(T* data, index_t offset) {
+#if defined(CUSIM_CHECKS) && defined(__CUDA_ARCH__)
+  if (offset < 0) [[unlikely]] return fault_scratch<T>();
+#endif
+  return data[offset];
 }
 
 /// Hands an element access to the simulator's checkers and schedule fuzzing when they are on
 /// (CUSIM_CHECK=race/init, CUSIM_SCHEDULE=random); otherwise one predictable branch.
 template <class T>
-CUSIM_HD inline T& observed(T& element, [[maybe_unused]] memory_space space,
+CUSIM_HD inline T& observed(T& e, [[maybe_unused]] memory_space space,
                             [[maybe_unused]] const source_location& site) {
 #if CUSIM_BACKEND_IS_SIM()
   if (record_accesses.load(std::memory_order_relaxed)) [[unlikely]]
-    note_access(const_cast<std::remove_cv_t<T>*>(&element), sizeof(T), space, site);
+    note_access(const_cast<std::remove_cv_t<T>*>(&e), sizeof(T), space, site);
 #endif
-  return element;
+  return e;
 }
 
 template <class First, class... Rest>
@@ -63,15 +83,17 @@ CUSIM_HD constexpr const First& first_of(const First& first, const Rest&...) noe
   return first;
 }
 
-/// Checks every index against its axis and returns the row-major offset.
+/// Checks every index against its axis and returns the row-major offset (-1 after a fault the
+/// GPU's checked mode recorded).
 template <class... Idx>
 CUSIM_HD inline index_t row_major_offset(const index_t* extents, memory_space space, const Idx&... idx) {
   index_t offset = 0;
   int axis = 0;
-  ((check_index(idx.value, extents[axis], axis, space, idx.site),
+  bool ok = true;
+  ((ok = check_index(idx.value, extents[axis], axis, space, idx.site) && ok,
     offset = offset * extents[axis] + idx.value, ++axis),
    ...);
-  return offset;
+  return ok ? offset : -1;
 }
 
 /// operator[] (rank 1) and operator()(i, j, ...) for an array type that provides at(idx...).
@@ -130,7 +152,7 @@ class fixed_array : public element_access<Derived, 1 + sizeof...(N)> {
 
   template <class... Idx>
   CUSIM_HD Elem& at(const Idx&... idx) const {
-    Elem& e = static_cast<const Derived&>(*this).data()[shape::offset(Space, idx...)];
+    Elem& e = element(static_cast<const Derived&>(*this).data(), shape::offset(Space, idx...));
     if constexpr (Space == memory_space::shared) return observed(e, Space, first_of(idx...).site);
     return e;  // local arrays are private to a thread, constant arrays read-only
   }
@@ -166,7 +188,7 @@ class span : public detail::element_access<span<T>, 1> {
 
   CUSIM_HD T& at(const detail::index_arg& i) const {
     const index_t extent = static_cast<index_t>(size());
-    return detail::observed(data_[detail::row_major_offset(&extent, space(), i)], space(), i.site);
+    return detail::observed(detail::element(data_, detail::row_major_offset(&extent, space(), i)), space(), i.site);
   }
 
  private:
@@ -209,7 +231,7 @@ class mdspan : public detail::element_access<mdspan<T, Rank>, Rank> {
 
   template <class... Idx>
   CUSIM_HD T& at(const Idx&... idx) const {
-    return detail::observed(data_[detail::row_major_offset(extents_, memory_space::global, idx...)],
+    return detail::observed(detail::element(data_, detail::row_major_offset(extents_, memory_space::global, idx...)),
                             memory_space::global, detail::first_of(idx...).site);
   }
 
