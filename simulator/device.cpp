@@ -2,24 +2,55 @@
 // Simulated device properties and launch validation.
 #include "device.hpp"
 
+#include "settings.hpp"
 #include "shared_memory.hpp"
 #include "streams.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 
 namespace cusim::sim {
 
+namespace {
+
+/// What differs between the profiles: the real GPU's figures (CUDA's deviceQuery for each).
+struct profile {
+  const char* name;
+  int major, minor;
+  int multiprocessors;
+  std::size_t global_gib;
+  int shared_per_multiprocessor_kib;
+  int threads_per_multiprocessor;
+  int blocks_per_multiprocessor;
+  int clock_khz, memory_clock_khz, bus_width;
+  int l2_mib;
+};
+
+profile profile_of(device_profile p) {
+  switch (p) {
+    case device_profile::h100: return {"NVIDIA H100 80GB HBM3", 9, 0, 132, 80, 228, 2048, 32, 1980000, 2619000, 5120, 50};
+    case device_profile::v100: return {"Tesla V100-SXM2-16GB", 7, 0, 80, 16, 96, 2048, 32, 1530000, 877000, 4096, 6};
+    case device_profile::t4: return {"Tesla T4", 7, 5, 40, 16, 64, 1024, 16, 1590000, 5001000, 256, 4};
+    case device_profile::a100: break;
+  }
+  return {"NVIDIA A100-SXM4-40GB", 8, 0, 108, 40, 164, 2048, 32, 1410000, 1215000, 5120, 40};
+}
+
+}  // namespace
+
 const cudaDeviceProp& device_properties() {
   static const cudaDeviceProp prop = [] {
+    const profile f = profile_of(simulated_device());
     cudaDeviceProp p{};
-    std::strncpy(p.name, "cusim simulated GPU (sm_80 limits)", sizeof p.name - 1);
-    p.totalGlobalMem = std::size_t{40} << 30;
+    std::snprintf(p.name, sizeof p.name, "cusim simulated %s (sm_%d%d)", f.name, f.major, f.minor);
+    p.totalGlobalMem = f.global_gib << 30;
+    // Like a GPU without cudaFuncAttributeMaxDynamicSharedMemorySize: 48 KiB per block on all.
     p.sharedMemPerBlock = shared_memory::limit_bytes;
     p.sharedMemPerBlockOptin = shared_memory::limit_bytes;
-    p.sharedMemPerMultiprocessor = 164 * 1024;
+    p.sharedMemPerMultiprocessor = static_cast<std::size_t>(f.shared_per_multiprocessor_kib) * 1024;
     p.regsPerBlock = 65536;
     p.regsPerMultiprocessor = 65536;
     p.warpSize = 32;
@@ -31,24 +62,24 @@ const cudaDeviceProp& device_properties() {
     p.maxGridSize[0] = 0x7fffffff;
     p.maxGridSize[1] = 65535;
     p.maxGridSize[2] = 65535;
-    p.clockRate = 1410000;
+    p.clockRate = f.clock_khz;
     p.totalConstMem = 64 * 1024;
-    p.major = 8;
-    p.minor = 0;
+    p.major = f.major;
+    p.minor = f.minor;
     p.textureAlignment = 512;
     p.deviceOverlap = 1;
-    p.multiProcessorCount = 108;
+    p.multiProcessorCount = f.multiprocessors;
     p.canMapHostMemory = 1;
     p.concurrentKernels = 1;
     p.asyncEngineCount = 2;
     p.unifiedAddressing = 1;
-    p.memoryClockRate = 1215000;
-    p.memoryBusWidth = 5120;
-    p.l2CacheSize = 40 * 1024 * 1024;
-    p.maxThreadsPerMultiProcessor = 2048;
+    p.memoryClockRate = f.memory_clock_khz;
+    p.memoryBusWidth = f.bus_width;
+    p.l2CacheSize = f.l2_mib * 1024 * 1024;
+    p.maxThreadsPerMultiProcessor = f.threads_per_multiprocessor;
     p.managedMemory = 1;
     p.cooperativeLaunch = 1;
-    p.maxBlocksPerMultiProcessor = 32;
+    p.maxBlocksPerMultiProcessor = f.blocks_per_multiprocessor;
     return p;
   }();
   return prop;

@@ -68,6 +68,19 @@ check_settings checks() {
   return s;
 }
 
+device_profile simulated_device() {
+  const char* text = std::getenv("CUSIM_DEVICE");
+  if (text == nullptr || *text == '\0') return device_profile::a100;
+  const std::string_view name = text;
+  if (name == "a100") return device_profile::a100;
+  if (name == "h100") return device_profile::h100;
+  if (name == "v100") return device_profile::v100;
+  if (name == "t4") return device_profile::t4;
+  warn_once(std::string("CUSIM_DEVICE=") + text,
+            std::string("CUSIM_DEVICE=") + text + " is not a known profile (a100, h100, v100, t4); using a100");
+  return device_profile::a100;
+}
+
 bool break_on_fault() {
   const char* text = std::getenv("CUSIM_BREAK");
   return text != nullptr && *text != '\0' && std::strcmp(text, "0") != 0;

@@ -26,6 +26,10 @@ struct check_settings {
 check_settings checks();
 /// CUSIM_BREAK=1: a kernel fault stops in the faulting thread (SIGTRAP) when a debugger is attached.
 bool break_on_fault();
+/// CUSIM_DEVICE=a100|h100|v100|t4: the GPU whose properties and limits the simulated device
+/// has (default a100); read once, at the first device query or launch.
+enum class device_profile { a100, h100, v100, t4 };
+device_profile simulated_device();
 /// CUSIM_SCHEDULE=random:SEED: the seed of the shuffled schedule; empty for the default order.
 std::optional<std::uint64_t> schedule_seed();
 

@@ -2,7 +2,9 @@
 // The CUDA runtime subset: return codes, the last error, memory, symbols, streams, events.
 #include "test_support.hpp"
 
+#include <cstdlib>
 #include <cstring>
+#include <string>
 #include <vector>
 
 TEST_CASE("cudaMalloc, cudaMemcpy, cudaMemset and cudaFree round-trip data") {
@@ -64,7 +66,33 @@ TEST_CASE("the simulated device reports sm_80 limits" * doctest::skip(!on_simula
   CHECK(prop.warpSize == 32);
   CHECK(prop.sharedMemPerBlock == 48 * 1024);
   CHECK(prop.maxGridSize[1] == 65535);
-  CHECK(prop.major == 8);
+  if (std::getenv("CUSIM_DEVICE") == nullptr) {
+    CHECK(prop.major == 8);
+    CHECK(std::string(prop.name) == "cusim simulated NVIDIA A100-SXM4-40GB (sm_80)");
+  }
+}
+
+__global__ void resident() {}
+
+// Run by its own CTest entry with CUSIM_DEVICE=t4 (the profile is read once per process).
+TEST_CASE("CUSIM_DEVICE=t4 gives a T4's properties and cooperative limits" *
+          doctest::skip(!on_simulator || std::getenv("CUSIM_DEVICE") == nullptr ||
+                        std::string(std::getenv("CUSIM_DEVICE")) != "t4")) {
+  cudaDeviceProp prop;
+  REQUIRE(cudaGetDeviceProperties(&prop, 0) == cudaSuccess);
+  CHECK(std::string(prop.name) == "cusim simulated Tesla T4 (sm_75)");
+  CHECK(prop.major == 7);
+  CHECK(prop.minor == 5);
+  CHECK(prop.multiProcessorCount == 40);
+  CHECK(prop.maxThreadsPerMultiProcessor == 1024);
+  cusim::launch_cooperative(resident, cusim::launch_config{40, 1024});  // one 1024-thread block per SM
+  try {
+    cusim::launch_cooperative(resident, cusim::launch_config{41, 1024});
+    FAIL("a T4 holds 40 blocks of 1024 threads");
+  } catch (const cusim::cuda_error& e) {
+    CHECK(e.code() == cudaErrorCooperativeLaunchTooLarge);
+    CHECK(std::string(e.what()).find("exceed the 40 (1 per multiprocessor x 40 multiprocessors)") != std::string::npos);
+  }
 }
 
 __device__ int device_counter;
