@@ -4,22 +4,11 @@
 #include <cusim/cusim.hpp>
 
 #include "example_check.hpp"
+#include "histogram_kernel.hpp"
 
 #include <cstdint>
 #include <string>
 #include <vector>
-
-constexpr int bins = 256;
-
-__global__ void histogram(cusim::span<const std::uint8_t> data, cusim::span<unsigned> counts) {
-  __shared__ cusim::shared_array<unsigned, bins> local;
-  for (int b = threadIdx.x; b < bins; b += blockDim.x) local[b] = 0;
-  __syncthreads();
-  for (int i = cusim::grid<1>(); i < static_cast<int>(data.size()); i += cusim::gridsize<1>())
-    atomicAdd(&local[data[i]], 1u);
-  __syncthreads();
-  for (int b = threadIdx.x; b < bins; b += blockDim.x) atomicAdd(&counts[b], local[b]);
-}
 
 int main() {
   const int n = 1 << 20;

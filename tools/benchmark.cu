@@ -9,6 +9,7 @@
 // in the environment adds the opt-in checkers. tools/plot_benchmark.py draws the CSV.
 #include <cusim/cusim.hpp>
 
+#include "histogram_kernel.hpp"
 #include "matmul_kernels.hpp"
 
 #include <algorithm>
@@ -27,7 +28,6 @@
 namespace {
 
 constexpr int RED = 256;            // block size of the reductions and the histogram
-constexpr int BINS = 256;           // histogram bins
 constexpr int ST = 16;              // stencil tile
 constexpr int BIG = 1024;           // threads per block of the barrier-heavy kernel
 constexpr int BIG_ROUNDS = 32;      // its rounds (two __syncthreads each)
@@ -78,16 +78,6 @@ __global__ void stencil(cusim::mdspan<const float, 2> in, cusim::mdspan<float, 2
   if (ty == ST) tile(tx, ST + 1) = at(x, y + 1);
   __syncthreads();
   out(x, y) = 0.2f * (tile(tx, ty) + tile(tx - 1, ty) + tile(tx + 1, ty) + tile(tx, ty - 1) + tile(tx, ty + 1));
-}
-
-__global__ void histogram(cusim::span<const std::uint8_t> data, cusim::span<unsigned> counts) {
-  __shared__ cusim::shared_array<unsigned, BINS> local;
-  for (int b = threadIdx.x; b < BINS; b += blockDim.x) local[b] = 0;
-  __syncthreads();
-  for (int i = cusim::grid<1>(); i < static_cast<int>(data.size()); i += cusim::gridsize<1>())
-    atomicAdd(&local[data[i]], 1u);
-  __syncthreads();
-  for (int b = threadIdx.x; b < BINS; b += blockDim.x) atomicAdd(&counts[b], local[b]);
 }
 
 // 1024-thread blocks: each round every thread publishes its value and averages it with its
@@ -266,16 +256,16 @@ int main(int argc, char** argv) {
   const int nh = (1 << 24) >> shift;
   std::vector<std::uint8_t> hdata(nh);
   for (int i = 0; i < nh; ++i) hdata[i] = static_cast<std::uint8_t>((static_cast<unsigned>(i) * 2654435761u) >> 24);
-  std::vector<unsigned> href(BINS);
+  std::vector<unsigned> href(bins);
   auto dhdata = cusim::to_device(hdata);
-  cusim::device_array<unsigned> dcounts(BINS);
+  cusim::device_array<unsigned> dcounts(bins);
   cases.push_back({"atomic histogram 2^24",
                    [&] {
                      std::fill(href.begin(), href.end(), 0u);
                      for (int i = 0; i < nh; ++i) ++href[hdata[i]];
                    },
                    [&] {
-                     dcounts.copy_from_host(std::vector<unsigned>(BINS, 0u));
+                     dcounts.copy_from_host(std::vector<unsigned>(bins, 0u));
                      cusim::launch(histogram, 256, RED, dhdata, dcounts);
                    },
                    [&] { return dcounts.copy_to_host() == href; }});
