@@ -200,17 +200,20 @@ fiber_slot* block_runner::next_runnable() {
     idle_.pop_back();
     return slot;
   }
-  if (block_->ready_head < block_->ready.size()) {
-    thread_record* t = block_->ready[block_->ready_head++];
-    if (block_->ready_head == block_->ready.size()) {
-      block_->ready.clear();
-      block_->ready_head = 0;
-    } else {
-      prefetch(*block_->ready[block_->ready_head]);  // runs after t: its record and stack are cold
-    }
-    return static_cast<fiber_slot*>(t);
-  }
+  if (block_->ready_head < block_->ready.size()) return pop_ready();
   return nullptr;
+}
+
+fiber_slot* block_runner::pop_ready() {
+  block_context& b = *block_;
+  thread_record* t = b.ready[b.ready_head++];
+  if (b.ready_head == b.ready.size()) {
+    b.ready.clear();
+    b.ready_head = 0;
+  } else {
+    prefetch(*b.ready[b.ready_head]);  // runs after t: its record and stack are cold
+  }
+  return static_cast<fiber_slot*>(t);
 }
 
 fiber_slot& block_runner::start_fiber() {
@@ -387,14 +390,7 @@ fiber_slot* block_runner::next_after(thread_record& self) {
   block_context& b = *block_;
   if (b.shuffle || b.next_unstarted != b.nthreads || b.ready_head == b.ready.size()) [[unlikely]]
     return runnable_after(self);
-  thread_record* t = b.ready[b.ready_head++];
-  if (b.ready_head == b.ready.size()) {
-    b.ready.clear();
-    b.ready_head = 0;
-  } else {
-    prefetch(*b.ready[b.ready_head]);
-  }
-  return static_cast<fiber_slot*>(t);
+  return pop_ready();
 }
 
 void block_runner::park(thread_record& self) {

@@ -177,6 +177,7 @@ class block_runner {
   CUSIM_SIM_HOT fiber_slot* next_runnable();
   [[gnu::noinline]] fiber_slot* runnable_after(thread_record& self);
   CUSIM_SIM_HOT fiber_slot* next_after(thread_record& self);
+  CUSIM_SIM_HOT fiber_slot* pop_ready();  ///< the head of the ready queue, which is not empty
   fiber_slot& start_fiber();
   CUSIM_SIM_HOT void switch_to(fiber_slot& target, fiber_slot& self);
   CUSIM_SIM_HOT void after_switch(boost::context::fiber&& from) noexcept;
