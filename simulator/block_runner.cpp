@@ -154,8 +154,8 @@ void block_context::reset(block_runner& r, launch_state& l, std::uint64_t linear
   active_waiting = 0;
   ready.clear();
   ready_head = 0;
-  shared.reset(cfg.shared_bytes, l.checker ? shared_memory::checked_poison : shared_memory::poison);
   checker = l.checker.get();
+  shared.reset(cfg.shared_bytes, checker ? shared_memory::checked_poison : shared_memory::poison);
   if (checker) checker->block_started(*this);
 }
 
@@ -482,7 +482,7 @@ bool block_runner::complete_collective(thread_record& self) {
   }
   combine(self.op, mask, group);
   b.warp_arrived[base / 32] &= ~mask;
-  if (self.op == detail::warp_op::sync && b.launch->checker) b.launch->checker->warp_barrier(b, base, mask);
+  if (self.op == detail::warp_op::sync && b.checker) b.checker->warp_barrier(b, base, mask);
   for (unsigned m = mask & ~missing; m != 0; m &= m - 1) {
     thread_record* t = group[std::countr_zero(m)];
     if (t == &self) continue;
@@ -537,7 +537,7 @@ void block_runner::flush_accesses(thread_record& self) {
 void block_runner::note_access(thread_record& self, void* p, std::size_t bytes, memory_space space,
                                const detail::source_location& site) {
   if (block_->shuffle && random_below(2) == 0) shuffle_point(self);  // before the access
-  if (memory_checker* c = block_->launch->checker.get()) c->access(self, *block_, p, bytes, space, site);
+  if (block_->checker) block_->checker->access(self, *block_, p, bytes, space, site);
 }
 
 // splitmix64 over the block's state: the same sequence for a seed and block on any worker.
@@ -593,7 +593,7 @@ bool block_runner::strict_barrier_violated() {
 }
 
 void block_runner::release_barrier() {
-  if (block_->barrier_op != detail::sync_op::grid && block_->launch->checker) block_->launch->checker->block_barrier(*block_);
+  if (block_->barrier_op != detail::sync_op::grid && block_->checker) block_->checker->block_barrier(*block_);
   const int live = static_cast<int>(block_->barrier_waiters.size());
   const int result = block_->barrier_op == detail::sync_op::count ? block_->barrier_count
                      : block_->barrier_op == detail::sync_op::all ? (block_->barrier_count == live)
@@ -682,7 +682,7 @@ bool block_runner::release_warps() {
     if (ok) complete.push_back(t);
   }
   for (thread_record* t : complete) {
-    if (b.launch->checker) b.launch->checker->warp_barrier(b, t->linear / 32 * 32, t->mask);
+    if (b.checker) b.checker->warp_barrier(b, t->linear / 32 * 32, t->mask);
     b.warp_arrived[t->linear / 32] &= ~(1u << t->linear % 32);
     --b.warp_waiting;
     make_ready(*t);
@@ -809,7 +809,7 @@ void note_access(void* p, std::size_t bytes, memory_space space, source_location
 void note_atomic_access(const void* p) {
   if (current_thread_ == nullptr) return;
   sim::thread_record& t = *static_cast<sim::thread_record*>(current_thread_);
-  if (sim::memory_checker* c = static_cast<sim::block_context*>(t.block)->launch->checker.get()) c->atomic(t, p);
+  if (sim::memory_checker* c = static_cast<sim::block_context*>(t.block)->checker) c->atomic(t, p);
 }
 
 }  // namespace cusim::detail

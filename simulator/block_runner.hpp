@@ -65,7 +65,7 @@ struct fiber_slot : thread_record {
 struct block_context : detail::block_info {
   block_runner* runner = nullptr;
   launch_state* launch = nullptr;
-  memory_checker* checker = nullptr;  // the launch's, cached: every sync point asks
+  memory_checker* checker = nullptr;  // the launch's (null with race and init off)
   std::uint64_t linear = 0;
   unsigned nthreads = 0;
   unsigned next_unstarted = 0;
