@@ -74,6 +74,16 @@ TEST_CASE("the simulated device reports sm_80 limits" * doctest::skip(!on_simula
 
 __global__ void resident() {}
 
+// Run by its own CTest entry with CUSIM_DEVICE=x100, which also checks the one-line warning.
+TEST_CASE("an unknown CUSIM_DEVICE is reported and the A100 profile used" *
+          doctest::skip(!on_simulator || std::getenv("CUSIM_DEVICE") == nullptr ||
+                        std::string(std::getenv("CUSIM_DEVICE")) != "x100")) {
+  cudaDeviceProp prop;
+  REQUIRE(cudaGetDeviceProperties(&prop, 0) == cudaSuccess);
+  CHECK(std::string(prop.name) == "cusim simulated NVIDIA A100-SXM4-40GB (sm_80)");
+  CHECK(prop.multiProcessorCount == 108);
+}
+
 // Run by its own CTest entry with CUSIM_DEVICE=t4 (the profile is read once per process).
 TEST_CASE("CUSIM_DEVICE=t4 gives a T4's properties and cooperative limits" *
           doctest::skip(!on_simulator || std::getenv("CUSIM_DEVICE") == nullptr ||
