@@ -120,6 +120,7 @@ block_context* block_runner::finish_or_suspend(bool suspended) {
   block_context* b = std::exchange(block_, nullptr);
   if (suspended) return b;
   b->in_flight = false;
+  b->launch->kernel->note_static_shared(b->shared.static_requested());
   if (b->fault) b->launch->report_fault(b->linear, b->fault);
   b->fault = nullptr;
   free_contexts_.push_back(b);
@@ -733,9 +734,9 @@ void block_runner::report_stuck_warp() {
   report(fault_kind::deadlock, fmt::format("deadlock: {} can never complete", what));
 }
 
-void* block_runner::bind_shared(thread_record& self, const detail::source_location& site, std::size_t bytes,
-                                std::size_t align) {
-  if (void* p = block_->shared.bind(site, bytes, align)) return p;
+void* block_runner::bind_shared(thread_record& self, const void* key, const detail::source_location& site,
+                                std::size_t bytes, std::size_t align) {
+  if (void* p = block_->shared.bind(key, site, bytes, align)) return p;
   raise_fault(fault_error(fault_kind::shared_memory, self.thread_idx, self.block->block_idx,
                           fmt::format("too much shared memory: the block's __shared__ arrays and dynamic shared "
                                       "memory need {} bytes, the simulated device has {} per block",

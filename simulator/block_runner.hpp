@@ -154,7 +154,8 @@ class block_runner {
   detail::warp_result warp_collective(thread_record& self, const detail::warp_request& req, const detail::source_location& site);
   unsigned active_mask(thread_record& self, const detail::source_location& site);
   CUSIM_SIM_HOT void poll_yield(thread_record& self);
-  void* bind_shared(thread_record& self, const detail::source_location& site, std::size_t bytes, std::size_t align);
+  void* bind_shared(thread_record& self, const void* key, const detail::source_location& site, std::size_t bytes,
+                    std::size_t align);
   void* dynamic_shared(std::size_t* bytes) noexcept { return block_->shared.dynamic(bytes); }
   std::size_t stack_bytes() const noexcept { return stacks_.stack_bytes(); }
   /// From the SIGSEGV handler, on the signal stack: `self` overflowed its fiber stack. Records

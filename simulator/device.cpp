@@ -94,7 +94,7 @@ namespace {
 }
 }  // namespace
 
-void validate_launch(const launch_config& c) {
+void validate_launch(const launch_config& c, const kernel_info& kernel) {
   const cudaDeviceProp& p = device_properties();
   const dim3 b = c.block, g = c.grid;
   const unsigned long long threads = 1ull * b.x * b.y * b.z;
@@ -118,6 +118,12 @@ void validate_launch(const launch_config& c) {
   if (c.shared_bytes > p.sharedMemPerBlock)
     reject(cudaErrorInvalidValue, fmt::format("{} bytes of dynamic shared memory exceed the {} bytes per block",
                                               c.shared_bytes, p.sharedMemPerBlock));
+  if (const std::size_t fixed = kernel.static_shared_bytes.load(std::memory_order_relaxed);
+      fixed + c.shared_bytes > p.sharedMemPerBlock)
+    reject(cudaErrorInvalidValue,
+           fmt::format("the kernel's {} bytes of __shared__ arrays and {} bytes of dynamic shared memory exceed the {} "
+                       "bytes per block",
+                       fixed, c.shared_bytes, p.sharedMemPerBlock));
   if (!stream_is_valid(c.stream))
     reject(cudaErrorInvalidResourceHandle, "the stream is not a live cudaStream_t");
 }

@@ -3,6 +3,8 @@
 // limits checked against them.
 #pragma once
 
+#include "kernels.hpp"
+
 #include <cusim/host/launch.hpp>
 
 namespace cusim::sim {
@@ -10,8 +12,9 @@ namespace cusim::sim {
 /// The properties of the simulated device (an sm_80 A100-class GPU's limits).
 const cudaDeviceProp& device_properties();
 
-/// Checks `config` against the device's limits; throws cuda_error with CUDA's code.
-void validate_launch(const launch_config& config);
+/// Checks a launch of `kernel` with `config` against the device's limits (its static shared
+/// memory as far as earlier launches showed it); throws cuda_error with CUDA's code.
+void validate_launch(const launch_config& config, const kernel_info& kernel);
 
 /// How many blocks of `threads` threads using `shared_bytes` of dynamic shared memory one
 /// multiprocessor holds at once (limited by blocks, threads and shared memory per SM).

@@ -19,9 +19,11 @@ void fail_outside_kernel(const char* what) {
   throw std::logic_error(std::string("cusim: ") + what + " used outside a kernel");
 }
 
-void* bind_shared(const source_location& site, std::size_t bytes, std::size_t align) {
+__thread const void* shared_key = nullptr;
+
+void* bind_shared(const void* key, const source_location& site, std::size_t bytes, std::size_t align) {
   sim::thread_record& t = sim::current_record("a __shared__ cusim::shared_array");
-  return sim::runner_of(t).bind_shared(t, site, bytes, align);
+  return sim::runner_of(t).bind_shared(t, key, site, bytes, align);
 }
 
 void* dynamic_shared_memory(std::size_t* bytes) {

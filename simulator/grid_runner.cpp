@@ -176,14 +176,17 @@ std::exception_ptr run_grid(launch_state& launch) {
 
 namespace cusim::detail {
 
-void launch_kernel(const launch_config& config, void (*thunk)(void*), std::shared_ptr<void> closure, bool cooperative) {
+void launch_kernel(const launch_config& config, void (*thunk)(void*), std::shared_ptr<void> closure, bool cooperative,
+                   const void* kernel) {
   if (current_thread_ != nullptr)  // would re-enter this OS thread's running block runner
     throw cuda_error(cudaErrorNotSupported,
                      "cusim::launch: operation not supported (cudaErrorNotSupported): a launch from inside a "
                      "kernel (dynamic parallelism) is not supported by the simulator");
-  sim::validate_launch(config);
+  sim::kernel_info& info = sim::kernel_info_of(kernel);
+  sim::validate_launch(config, info);
   if (cooperative) sim::validate_cooperative_launch(config);
   auto launch = std::make_shared<sim::launch_state>();
+  launch->kernel = &info;
   launch->config = config;
   launch->thunk = thunk;
   launch->closure = closure.get();

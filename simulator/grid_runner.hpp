@@ -3,6 +3,7 @@
 // lowest faulting block so the report never depends on the worker count.
 #pragma once
 
+#include "kernels.hpp"
 #include "memory_checker.hpp"
 #include "settings.hpp"
 
@@ -21,6 +22,7 @@ struct launch_state {
   launch_config config;
   void (*thunk)(void*) = nullptr;
   void* closure = nullptr;
+  kernel_info* kernel = nullptr;  // what is known of the kernel across launches
   std::shared_ptr<void> owner;  // keeps the closure alive for a launch on a stream
   unsigned threads_per_block = 0;
   std::uint64_t blocks = 0;

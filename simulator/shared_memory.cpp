@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Per-block shared memory, keyed by declaration site.
+// Per-block shared memory, one allocation per __shared__ variable.
 #include "shared_memory.hpp"
 
 #include "diagnostics.hpp"
@@ -21,16 +21,16 @@ void shared_memory::reset(std::size_t dynamic_bytes, std::byte fill) {
   bindings_.clear();
   dynamic_bytes_ = dynamic_bytes;
   used_ = align_up(dynamic_bytes, 16);
-  requested_ = used_;
+  requested_ = static_base_ = used_;
 }
 
-void* shared_memory::bind(const detail::source_location& site, std::size_t bytes, std::size_t align) {
+void* shared_memory::bind(const void* key, const detail::source_location& site, std::size_t bytes, std::size_t align) {
   for (const binding& b : bindings_)
-    if (b.bytes == bytes && same_site(b.site, site)) return arena_.data() + b.offset;
+    if (b.bytes == bytes && b.key == key && (key != nullptr || same_site(b.site, site))) return arena_.data() + b.offset;
   std::size_t offset = align_up(used_, align < 16 ? 16 : align);
   requested_ = offset + bytes;
   if (requested_ > limit_bytes) return nullptr;
-  bindings_.push_back({site, bytes, offset});
+  bindings_.push_back({key, site, bytes, offset});
   used_ = requested_;
   return arena_.data() + offset;
 }

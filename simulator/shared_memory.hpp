@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // A block's shared memory: the launch's dynamic bytes, then one allocation per __shared__
-// declaration site, poisoned between blocks so no block sees another's data.
+// variable, poisoned between blocks so no block sees another's data.
 #pragma once
 
 #include <cusim/detail/source_location.hpp>
@@ -23,8 +23,9 @@ class shared_memory {
 
   /// Starts a new block with `dynamic_bytes` of dynamic shared memory, poisoned with `fill`.
   void reset(std::size_t dynamic_bytes, std::byte fill = poison);
-  /// The storage of the array declared at `site`; nullptr if it would exceed limit_bytes.
-  void* bind(const detail::source_location& site, std::size_t bytes, std::size_t align);
+  /// The storage of the __shared__ variable `key` (a declaration in one function specialization;
+  /// null: the declaration at `site`); nullptr if it would exceed limit_bytes.
+  void* bind(const void* key, const detail::source_location& site, std::size_t bytes, std::size_t align);
   void* dynamic(std::size_t* bytes) noexcept {
     *bytes = dynamic_bytes_;
     return arena_.data();
@@ -32,9 +33,12 @@ class shared_memory {
   std::byte* base() noexcept { return arena_.data(); }
   /// Bytes this block has asked for so far (dynamic included).
   std::size_t requested() const noexcept { return requested_; }
+  /// Bytes of __shared__ variables this block has asked for so far (dynamic excluded).
+  std::size_t static_requested() const noexcept { return requested_ - static_base_; }
 
  private:
   struct binding {
+    const void* key;
     detail::source_location site;
     std::size_t bytes;
     std::size_t offset;
@@ -44,6 +48,7 @@ class shared_memory {
   std::size_t dynamic_bytes_ = 0;
   std::size_t used_ = 0;       // high-water offset of this block
   std::size_t requested_ = 0;
+  std::size_t static_base_ = 0;  // where the __shared__ variables start, after the dynamic bytes
   std::byte fill_ = poison;
 };
 

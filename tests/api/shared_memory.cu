@@ -101,11 +101,101 @@ TEST_CASE("a block never sees another block's shared memory") {
   for (int b = 1; b < 8; ++b) CHECK(r[b] != 12345);
 }
 
+// One __shared__ variable per specialization of a function template, as nvcc emits one .shared
+// symbol per specialization: scratch<int> and scratch<float> (same size) and slot<1> and slot<2>
+// (same type) must not share storage.
+template <class T>
+__device__ T& scratch(int i) {
+  __shared__ cusim::shared_array<T, 4> s;
+  return s[i];
+}
+template <int K>
+__device__ float& slot(int i) {
+  __shared__ cusim::shared_array<float, 4> s;
+  return s[i];
+}
+
+__global__ void specializations(cusim::span<float> out) {
+  if (threadIdx.x == 0) {
+    scratch<float>(0) = 1.5f;
+    scratch<int>(0) = 7;
+    slot<1>(0) = 10.0f;
+    slot<2>(0) = 20.0f;
+  }
+  __syncthreads();
+  if (threadIdx.x == 1) {  // another thread sees the same variables
+    out[0] = scratch<float>(0);
+    out[1] = static_cast<float>(scratch<int>(0));
+    out[2] = slot<1>(0);
+    out[3] = slot<2>(0);
+  }
+}
+
+TEST_CASE("each specialization of a function template has its own __shared__ variable") {
+  cusim::device_array<float> out(4);
+  cusim::launch(specializations, 1, 2, out);
+  const std::vector<float> r = out.copy_to_host();
+  CHECK(r[0] == 1.5f);
+  CHECK(r[1] == 7.0f);
+  CHECK(r[2] == 10.0f);
+  CHECK(r[3] == 20.0f);
+}
+
+// 40 KiB of __shared__ arrays: fine alone, too much with 10 KiB of dynamic shared memory.
+__global__ void big_static_shared(cusim::span<int> out) {
+  out[0] = 1;  // a side effect before the declaration: a refused launch must not show it
+  __shared__ cusim::shared_array<char, 40 * 1024> big;
+  big[threadIdx.x] = 1;
+  out[1] = big[threadIdx.x];
+}
+
+TEST_CASE("a launch whose static plus dynamic shared memory exceeds the limit is refused before any thread runs") {
+  cusim::device_array<int> out(2);
+  cusim::launch(big_static_shared, 1, 1, out);  // 40 KiB alone fits
+  CHECK(out.copy_to_host() == std::vector<int>{1, 1});
+  auto untouched = cusim::to_device(std::vector<int>{0, 0});
+  try {
+    cusim::launch(big_static_shared, cusim::launch_config{1, 1, 10 * 1024}, untouched);
+    FAIL("expected the launch to be refused");
+  } catch (const cusim::cuda_error& e) {
+    CHECK(e.code() == cudaErrorInvalidValue);
+    if (on_simulator)
+      CHECK(std::string(e.what()) ==
+            "cusim::launch: invalid argument (cudaErrorInvalidValue): the kernel's 40960 bytes of __shared__ arrays "
+            "and 10240 bytes of dynamic shared memory exceed the 49152 bytes per block");
+  }
+  CHECK(untouched.copy_to_host() == std::vector<int>{0, 0});  // no thread ran
+  CHECK(cudaGetLastError() == cudaSuccess);                   // the C++ API leaves no last error
+  cusim::launch(big_static_shared, cusim::launch_config{1, 1, 8 * 1024}, untouched);  // 48 KiB in all: fits
+  CHECK(untouched.copy_to_host() == std::vector<int>{1, 1});
+}
+
 #if CUSIM_BACKEND_IS_SIM()  // nvcc rejects this kernel at compile time
 __global__ void too_much_shared(cusim::span<int> out) {
   __shared__ cusim::shared_array<double, 7000> big;
   big[threadIdx.x] = 1;
   out[0] = static_cast<int>(big[0]);
+}
+
+__global__ void big_static_shared_first(cusim::span<int> out) {
+  __shared__ cusim::shared_array<char, 40 * 1024> big;
+  big[threadIdx.x] = 1;
+  out[0] = big[threadIdx.x];
+}
+
+TEST_CASE("the first launch that overflows shared memory is a tagged error; later launches are refused up front") {
+  // Until a kernel has run, the simulator cannot know its __shared__ arrays: the first launch
+  // fails at the declaration, and every later one before any thread runs.
+  auto out = cusim::to_device(std::vector<int>{0});
+  const std::string msg =
+      kernel_error_of([&] { cusim::launch(big_static_shared_first, cusim::launch_config{1, 1, 10 * 1024}, out); });
+  CHECK(msg.rfind("tid=[0, 0, 0] ctaid=[0, 0, 0]: too much shared memory: the block's __shared__ arrays and dynamic "
+                  "shared memory need 51200 bytes, the simulated device has 49152 per block (shared_memory.cu:",
+                  0) == 0);
+  CHECK_THROWS_AS(cusim::launch(big_static_shared_first, cusim::launch_config{1, 1, 10 * 1024}, out),
+                  cusim::cuda_error);
+  cusim::launch(big_static_shared_first, cusim::launch_config{1, 1, 0}, out);
+  CHECK(out.copy_to_host() == std::vector<int>{1});
 }
 
 TEST_CASE("shared arrays beyond 48 KiB per block are reported") {

@@ -33,9 +33,11 @@ namespace detail {
 /// on the default stream at once, rethrowing the first kernel fault (lowest block, then thread
 /// order); on a stream after the work queued before it, keeping a fault for the next
 /// synchronisation.
-/// A cooperative launch runs every block co-resident, so this_grid().sync() works.
+/// A cooperative launch runs every block co-resident, so this_grid().sync() works. `kernel` is
+/// the __global__ function's address: what the simulator learns of it (its static shared memory)
+/// is checked at its next launches.
 void launch_kernel(const launch_config& config, void (*thunk)(void*), std::shared_ptr<void> closure,
-                   bool cooperative);
+                   bool cooperative, const void* kernel);
 /// Waits for `stream` (every stream, for nullptr) and rethrows the kernel fault it keeps.
 void rethrow_stream_fault(cudaStream_t stream);
 /// The C API's view of a failed launch: a bad configuration is returned (and kept as the last
@@ -58,7 +60,7 @@ void launch_closure(void (*kernel)(Params...), const launch_config& config, bool
         do std::apply(c->kernel, c->params);
         while (next_thread());
       },
-      std::move(c), cooperative);
+      std::move(c), cooperative, reinterpret_cast<const void*>(kernel));
 }
 
 /// cudaLaunchKernel / cudaLaunchCooperativeKernel: `args[i]` points at the i-th parameter.

@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 
 #if CUSIM_BACKEND_IS_SIM()
 #  include <cusim/backend/sim/device_runtime.hpp>
@@ -244,13 +245,15 @@ class mdspan : public detail::element_access<mdspan<T, Rank>, Rank> {
 
 /// A block's shared-memory array: `__shared__ cusim::shared_array<float, 16, 16> tile;`.
 /// On the simulator the object is a per-thread handle bound, at its declaration, to storage in
-/// the current block's shared memory (one allocation per declaration site and block).
+/// the current block's shared memory (one allocation per declaration, per specialization of the
+/// function that holds it, and per block: as CUDA's __shared__ variables).
 template <class T, std::size_t N0, std::size_t... N>
 class shared_array
     : public detail::fixed_array<shared_array<T, N0, N...>, T, memory_space::shared, N0, N...> {
  public:
   shared_array(detail::source_location site = detail::source_location::current())
-      : data_(static_cast<T*>(detail::bind_shared(site, sizeof(T) * this->size(), alignof(T)))) {}
+      : data_(static_cast<T*>(detail::bind_shared(std::exchange(detail::shared_key, nullptr), site,
+                                                  sizeof(T) * this->size(), alignof(T)))) {}
   T* data() const noexcept { return data_; }
 
  private:

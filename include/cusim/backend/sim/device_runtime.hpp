@@ -104,8 +104,12 @@ inline unsigned linear_thread_index() {
 }
 /// Called after a run of atomics that changed nothing: lets other threads of the block run.
 void poll_yield();
-/// Binds a __shared__ array declared at `site` to the current block's shared memory.
-void* bind_shared(const source_location& site, std::size_t bytes, std::size_t align);
+/// The key of the __shared__ declaration being executed (see __shared__ in qualifiers.hpp):
+/// set by the declaration, taken by the shared_array handle it constructs.
+extern __thread const void* shared_key;
+/// Binds a __shared__ array to the current block's shared memory: the variable `key` (null:
+/// the declaration at `site`), `bytes` in size.
+void* bind_shared(const void* key, const source_location& site, std::size_t bytes, std::size_t align);
 /// The launch's dynamic shared memory of the current block.
 void* dynamic_shared_memory(std::size_t* bytes);
 /// Throws the tagged out-of-bounds kernel_error for the current thread.
