@@ -8,6 +8,7 @@
 #include "fiber_pool.hpp"
 #include "fiber_switch.hpp"
 #include "grid_runner.hpp"
+#include "symbolizer.hpp"
 #include "warp_collective.hpp"
 
 #include <cxxabi.h>
@@ -141,7 +142,7 @@ void block_context::reset(block_runner& r, launch_state& l, std::uint64_t linear
   waiting = 0;
   aborting = false;
   fault = nullptr;
-  overflowed = nullptr;
+  abandoned = nullptr;
   break_thread = nullptr;
   in_flight = true;
   shuffle = l.schedule_seed.has_value();
@@ -166,7 +167,7 @@ bool block_runner::schedule() {
   for (;;) {
     if (fiber_slot* next = next_runnable()) {
       switch_to(*next, scheduler_);
-      if (block_->overflowed) report_overflow();
+      if (block_->abandoned) report_abandoned();
       continue;
     }
     if (block_->waiting == 0) return false;  // every thread has exited
@@ -252,7 +253,7 @@ void block_runner::after_switch(ctx::fiber&& from) noexcept {
   fiber_slot* prev = from_;
   if (prev->abandoned) {
     // `from` is the signal handler's context on the alternate stack: it must never be resumed
-    // or unwound. The overflowed stack itself is reused.
+    // or unwound. The faulted thread's stack itself is reused.
     drop_unwound(std::move(from));
     stacks_.deallocate(prev->stack);
     prev->abandoned = false;
@@ -346,14 +347,12 @@ void block_runner::fault_from_exception(thread_record& t) noexcept {
   fault(std::make_exception_ptr(fault_error(fault_kind::exception, t.thread_idx, t.block->block_idx, message, {})));
 }
 
-void block_runner::report_overflow() noexcept {
-  thread_record& t = *std::exchange(block_->overflowed, nullptr);
-  fault(std::make_exception_ptr(fault_error(
-      fault_kind::stack_overflow, t.thread_idx, t.block->block_idx,
-      fmt::format("stack overflow: the thread needs more than its {} KiB fiber stack (deep recursion or large "
-                  "local arrays); raise CUSIM_STACK (KiB)",
-                  stacks_.stack_bytes() / 1024),
-      {})));
+void block_runner::report_abandoned() noexcept {
+  const thread_record& t = *std::exchange(block_->abandoned, nullptr);
+  const signal_fault& f = block_->signalled;
+  fault(std::make_exception_ptr(signal_fault_error(t.thread_idx, t.block->block_idx, f,
+                                                   f.stack_overflow ? code_place{} : place_of(f.pc),
+                                                   stacks_.stack_bytes())));
 }
 
 // The thread to run when `self` stops. Starting a new thread may need a new fiber; when that
@@ -744,9 +743,10 @@ void* block_runner::bind_shared(thread_record& self, const void* key, const deta
                           site));
 }
 
-void block_runner::abandon_overflowed(thread_record& self) noexcept {
+void block_runner::abandon(thread_record& self, const signal_fault& fault) noexcept {
   // Only plain stores here: this runs in a signal handler. The scheduler formats the report.
-  block_->overflowed = &self;
+  block_->abandoned = &self;
+  block_->signalled = fault;
   self.status = thread_status::exited;
   block_->aborting = true;
   fiber_slot& me = static_cast<fiber_slot&>(self);

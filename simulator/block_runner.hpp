@@ -6,6 +6,7 @@
 // nothing to take go idle and are reused by later blocks and launches.
 #pragma once
 
+#include "fault_signals.hpp"
 #include "fiber_pool.hpp"
 #include "memory_checker.hpp"
 #include "shared_memory.hpp"
@@ -56,7 +57,7 @@ struct alignas(64) thread_record : detail::sim_thread {
 /// A fiber: the thread it runs, and its stack.
 struct fiber_slot : thread_record {
   boost::context::stack_context stack{};
-  bool abandoned = false;  ///< overflowed its stack: never resumed, never unwound
+  bool abandoned = false;  ///< left by a signal fault: never resumed, never unwound
 };
 
 /// One block's state while it runs, reached from its threads' records. Kept apart from the
@@ -75,7 +76,8 @@ struct block_context : detail::block_info {
   std::exception_ptr fault;
   std::uint64_t progress_seen = 0;  // progress at the last unproductive yield
   std::uint64_t idle_yields = 0;
-  thread_record* overflowed = nullptr;
+  thread_record* abandoned = nullptr;  // left by a signal fault (signalled says which)
+  signal_fault signalled{};
   thread_record* break_thread = nullptr;  // CUSIM_BREAK: the thread a scheduler-found fault names
   bool shuffle = false;                   // CUSIM_SCHEDULE=random: pick runnable threads at random
   std::uint64_t rng = 0;
@@ -158,9 +160,9 @@ class block_runner {
                     std::size_t align);
   void* dynamic_shared(std::size_t* bytes) noexcept { return block_->shared.dynamic(bytes); }
   std::size_t stack_bytes() const noexcept { return stacks_.stack_bytes(); }
-  /// From the SIGSEGV handler, on the signal stack: `self` overflowed its fiber stack. Records
-  /// the fault and leaves the fiber for good; never returns.
-  [[noreturn]] void abandon_overflowed(thread_record& self) noexcept;
+  /// From a signal handler, on the signal stack: `self` faulted (a wild pointer, a division by
+  /// zero, a trap, a stack overflow). Records the fault and leaves the fiber for good; never returns.
+  [[noreturn]] void abandon(thread_record& self, const signal_fault& fault) noexcept;
   /// An element access of a checked array (CUSIM_CHECK=race/init, CUSIM_SCHEDULE=random).
   void note_access(thread_record& self, void* p, std::size_t bytes, memory_space space,
                    const detail::source_location& site);
@@ -201,7 +203,7 @@ class block_runner {
   void report_stuck_warp();
   std::vector<const thread_record*> waiting_threads(wait_kind kind) const;
   void report_divergence();
-  void report_overflow() noexcept;
+  void report_abandoned() noexcept;
   void fault(std::exception_ptr e) noexcept;
   void fault_from_exception(thread_record& t) noexcept;
 

@@ -66,4 +66,13 @@ void fail_assert(const char* expr, const char* function, const source_location& 
                          fmt::format("device-side assertion `{}` failed in {}", expr, function), site));
 }
 
+void fail_trap(const source_location& site) {
+  if (current_thread_ == nullptr) {  // host code: a trap ends the process, as __builtin_trap() would
+    std::fprintf(stderr, "%s:%u: __trap() called in host code\n", site.file, site.line);
+    std::abort();
+  }
+  const sim_thread& t = *current_thread_;
+  sim::raise_fault(sim::fault_error(fault_kind::trap, t.thread_idx, t.block->block_idx, "__trap() was called", site));
+}
+
 }  // namespace cusim::detail

@@ -3,6 +3,9 @@
 // (the pieces both backends share are in cusim/detail/fault_text.hpp).
 #pragma once
 
+#include "fault_signals.hpp"
+#include "symbolizer.hpp"
+
 #include <cusim/detail/fault_text.hpp>
 #include <cusim/error.hpp>
 
@@ -27,5 +30,9 @@ kernel_error out_of_bounds_error(uint3 tid, uint3 ctaid, std::int64_t index, std
 /// Any other fault: "<tag>: <message> (<file:line>)", the site omitted when unknown.
 kernel_error fault_error(fault_kind kind, uint3 tid, uint3 ctaid, std::string_view message,
                          const detail::source_location& site);
+/// A fault the CPU raised as a signal in a kernel thread, at `place` (the faulting instruction's
+/// source line); `stack_bytes` is the fiber stack size a stack overflow outgrew.
+kernel_error signal_fault_error(uint3 tid, uint3 ctaid, const signal_fault& fault, const code_place& place,
+                                std::size_t stack_bytes);
 
 }  // namespace cusim::sim

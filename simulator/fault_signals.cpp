@@ -1,56 +1,57 @@
 // SPDX-License-Identifier: MIT
-// The SIGSEGV handler behind stack-overflow reports.
+// The handlers behind signal-fault reports. They run on an alternate stack, record what the
+// signal says with plain stores, and leave the faulting fiber for good (block_runner::abandon);
+// a signal outside a kernel thread's fiber takes its previous disposition.
 #include "fault_signals.hpp"
 
 #include "block_runner.hpp"
 #include "fiber_pool.hpp"
 
 #include <signal.h>
-#include <unistd.h>
+#include <ucontext.h>
 
-#include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <mutex>
 
 namespace cusim::sim {
 
 namespace {
 
-struct sigaction previous_segv, previous_bus;
+constexpr int handled[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
+struct sigaction previous[std::size(handled)];
 
-void restore_and_return(int sig) {
-  sigaction(sig, sig == SIGSEGV ? &previous_segv : &previous_bus, nullptr);
+int slot_of(int sig) {
+  for (std::size_t i = 0; i < std::size(handled); ++i)
+    if (handled[i] == sig) return static_cast<int>(i);
+  return 0;
 }
 
-void on_fault(int sig, siginfo_t* info, void*) {
-  auto* t = static_cast<thread_record*>(detail::current_thread_);
-  const char* addr = static_cast<const char*>(info->si_addr);
-  if (t != nullptr && t->block != nullptr && addr < t->stack_lo && addr >= t->stack_lo - fiber_guard_bytes)
-    runner_of(*t).abandon_overflowed(*t);  // does not return
-  if (t != nullptr) {
-    char line[192];
-    int n = std::snprintf(line, sizeof line,
-                          "cusim: tid=[%u, %u, %u] ctaid=[%u, %u, %u]: %s at address %p in a kernel thread "
-                          "(a raw pointer out of bounds?)\n",
-                          t->thread_idx.x, t->thread_idx.y, t->thread_idx.z, t->block->block_idx.x, t->block->block_idx.y,
-                          t->block->block_idx.z, sig == SIGSEGV ? "segmentation fault" : "bus error", info->si_addr);
-    if (n > 0) static_cast<void>(!::write(STDERR_FILENO, line, static_cast<std::size_t>(n)));
-  }
-  restore_and_return(sig);  // the faulting access repeats and takes the default action
-}
-
-void install_handler() {
-#if defined(__SANITIZE_ADDRESS__)
-  return;  // AddressSanitizer reports stack overflows itself
+void on_fault(int sig, siginfo_t* info, void* context) {
+  auto* t = static_cast<fiber_slot*>(static_cast<thread_record*>(detail::current_thread_));
+#if defined(__x86_64__)
+  const auto& regs = static_cast<ucontext_t*>(context)->uc_mcontext.gregs;
+  const auto pc = static_cast<std::uintptr_t>(regs[REG_RIP]);
+  const char* sp = reinterpret_cast<const char*>(regs[REG_RSP]);
+  const bool write = (regs[REG_ERR] & 2) != 0;  // the page fault's W/R bit
+#else
+  const std::uintptr_t pc = 0;
+  const char* sp = nullptr;
+  const bool write = false;
+  static_cast<void>(context);
 #endif
-  struct sigaction sa {};
-  sa.sa_sigaction = on_fault;
-  sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;  // NODEFER: the handler leaves by a context switch
-  sigemptyset(&sa.sa_mask);
-  sigaction(SIGSEGV, &sa, &previous_segv);
-  sigaction(SIGBUS, &sa, &previous_bus);
+  // Only a fault of kernel code, on its thread's fiber stack, is the kernel's: anything else (a
+  // simulator bug, a host thread) keeps the signal's previous disposition.
+  if (t != nullptr && t->block != nullptr) {
+    const char* lo = t->stack_lo - fiber_guard_bytes;
+    const char* hi = static_cast<const char*>(t->stack.sp);
+    const char* addr = static_cast<const char*>(info->si_addr);
+    const bool overflow = sig == SIGSEGV && addr < t->stack_lo && addr >= lo;
+    if (overflow || (sp >= lo && sp <= hi))
+      runner_of(*t).abandon(*t, signal_fault{sig, info->si_code, info->si_addr, pc, write, overflow});  // no return
+  }
+  sigaction(sig, &previous[slot_of(sig)], nullptr);  // the faulting instruction repeats and takes it
 }
+
 
 struct alt_stack {
   void* memory = nullptr;
@@ -76,10 +77,22 @@ struct alt_stack {
 
 }  // namespace
 
-void ensure_fault_signal_stack() {
-  static std::once_flag once;
-  std::call_once(once, install_handler);
-  thread_local alt_stack stack;
+void ensure_fault_handlers() {
+#if defined(__SANITIZE_ADDRESS__)
+  return;  // AddressSanitizer reports these faults itself
+#endif
+  static std::mutex mutex;
+  std::lock_guard lock(mutex);
+  struct sigaction current {};
+  sigaction(SIGSEGV, nullptr, &current);
+  if ((current.sa_flags & SA_SIGINFO) != 0 && current.sa_sigaction == on_fault) return;
+  struct sigaction sa {};
+  sa.sa_sigaction = on_fault;
+  sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;  // NODEFER: the handler leaves by a context switch
+  sigemptyset(&sa.sa_mask);
+  for (std::size_t i = 0; i < std::size(handled); ++i) sigaction(handled[i], &sa, &previous[i]);
 }
+
+void ensure_fault_signal_stack() { thread_local alt_stack stack; }
 
 }  // namespace cusim::sim

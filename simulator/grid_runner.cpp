@@ -5,6 +5,7 @@
 #include "block_runner.hpp"
 #include "device.hpp"
 #include "diagnostics.hpp"
+#include "fault_signals.hpp"
 #include "settings.hpp"
 #include "streams.hpp"
 
@@ -153,6 +154,7 @@ void run_cooperative(launch_state& launch, unsigned workers) {
 }  // namespace
 
 std::exception_ptr run_grid(launch_state& launch) {
+  ensure_fault_handlers();
   // The memory checkers run the blocks one at a time, in order: what they find must not depend
   // on the worker count, and a cross-block race is a race in whatever order blocks run.
   const unsigned workers = launch.checker ? 1 : worker_count();

@@ -32,6 +32,9 @@ enum class fault_kind : std::uint8_t {
   grid_sync,           ///< this_grid().sync() outside a cooperative launch, or a block that never reaches it
   data_race,           ///< CUSIM_CHECK=race: two threads touch one location, one writes, nothing orders them
   uninitialized_read,  ///< CUSIM_CHECK=init: a read of shared or device memory never written
+  illegal_address,     ///< a raw pointer the CPU could not access (SIGSEGV, SIGBUS): null or wild
+  arithmetic,          ///< an integer division by zero (SIGFPE)
+  trap,                ///< __trap(), or a trap instruction (SIGILL)
 };
 
 /// A CUDA runtime error raised by the C++ API (launch validation, allocation, copies).
@@ -86,7 +89,8 @@ class kernel_error : public std::runtime_error {
   /// The CUDA error a GPU would report for this fault.
   cudaError_t code() const noexcept {
     switch (d_.kind) {
-      case fault_kind::out_of_bounds: return cudaErrorIllegalAddress;
+      case fault_kind::out_of_bounds:
+      case fault_kind::illegal_address: return cudaErrorIllegalAddress;
       case fault_kind::assertion: return cudaErrorAssert;
       case fault_kind::shared_memory: return cudaErrorLaunchOutOfResources;
       default: return cudaErrorLaunchFailure;

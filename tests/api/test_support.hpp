@@ -38,6 +38,19 @@ std::string kernel_error_of(F&& f) {
   return {};
 }
 
+/// Runs `f`, expects a kernel_error, and returns it.
+template <class F>
+cusim::kernel_error kernel_error_for(F&& f) {
+  try {
+    f();
+    cusim::synchronize();
+  } catch (const cusim::kernel_error& e) {
+    return e;
+  }
+  FAIL("expected a cusim::kernel_error");
+  return cusim::kernel_error("", {});
+}
+
 /// Sets an environment variable for the lifetime of the object.
 class scoped_env {
  public:

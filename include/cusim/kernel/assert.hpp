@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Device-side assert and printf. On the simulator a failed assert inside a kernel throws a
-// kernel_error tagged with the thread (a GPU reports cudaErrorAssert), instead of aborting.
+// Device-side assert, __trap and printf. On the simulator a failed assert inside a kernel throws a
+// kernel_error tagged with the thread (a GPU reports cudaErrorAssert), instead of aborting, and
+// so does __trap() (a GPU reports cudaErrorLaunchFailure).
 #pragma once
 
 #include <cusim/config.hpp>
@@ -17,4 +18,9 @@
               : ::cusim::detail::fail_assert(#expr, __func__,                              \
                                              ::cusim::detail::source_location::current()))
 #  endif
+
+/// CUDA's __trap(): ends the kernel with an error. Here a tagged kernel_error naming the line.
+[[noreturn]] inline void __trap(cusim::detail::source_location site = cusim::detail::source_location::current()) {
+  cusim::detail::fail_trap(site);
+}
 #endif

@@ -118,6 +118,7 @@ void* dynamic_shared_memory(std::size_t* bytes);
 [[noreturn]] void fail_bad_tile(unsigned size, const source_location& site);
 [[noreturn]] void fail_local_array(std::size_t bytes, const source_location& site);
 [[noreturn]] void fail_assert(const char* expr, const char* function, const source_location& site);
+[[noreturn]] void fail_trap(const source_location& site);
 
 /// Set once a launch records element accesses (CUSIM_CHECK=race/init, CUSIM_SCHEDULE=random).
 extern std::atomic<bool> record_accesses;
