@@ -7,7 +7,8 @@
 #include "fault_signals.hpp"
 #include "fiber_pool.hpp"
 #include "fiber_switch.hpp"
-#include "grid_runner.hpp"
+#include "launch_state.hpp"
+#include "memory_checker.hpp"
 #include "symbolizer.hpp"
 #include "warp_collective.hpp"
 
@@ -83,7 +84,7 @@ block_runner& block_runner::for_this_thread() {
 block_context& block_runner::acquire_context() {
   if (free_contexts_.empty()) {
     block_context& b = *contexts_.emplace_back(std::make_unique<block_context>());
-    b.debug_next = std::exchange(debug_contexts_, &b);
+    b.debug_next = std::exchange(debug_contexts, &b);
     return b;
   }
   block_context* b = free_contexts_.back();

@@ -2,8 +2,8 @@
 // CUSIM_BREAK and the worker registry read by tools/cusim-gdb.py.
 #include "debugger.hpp"
 
-#include "block_runner.hpp"
-#include "grid_runner.hpp"
+#include "block_state.hpp"
+#include "launch_state.hpp"
 
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -31,7 +31,7 @@ extern "C" [[gnu::noinline]] void cusim_break_here() {
 
 namespace cusim::sim {
 
-block_runner* debug_runners = nullptr;
+debug_worker* debug_runners = nullptr;
 
 namespace {
 std::mutex registry_mutex;
@@ -44,16 +44,16 @@ bool debugger_attached() {
 }
 }  // namespace
 
-void register_runner(block_runner& runner) {
+void register_runner(debug_worker& runner) {
   runner.debug_lwp = static_cast<int>(::syscall(SYS_gettid));
   std::lock_guard lock(registry_mutex);
   runner.debug_next = debug_runners;
   debug_runners = &runner;
 }
 
-void unregister_runner(block_runner& runner) {
+void unregister_runner(debug_worker& runner) {
   std::lock_guard lock(registry_mutex);
-  for (block_runner** p = &debug_runners; *p != nullptr; p = &(*p)->debug_next)
+  for (debug_worker** p = &debug_runners; *p != nullptr; p = &(*p)->debug_next)
     if (*p == &runner) {
       *p = runner.debug_next;
       return;

@@ -8,13 +8,21 @@
 
 namespace cusim::sim {
 
-class block_runner;
+struct block_context;
 struct launch_state;
 
-/// Every block runner (one per worker OS thread), linked through block_runner::debug_next.
-extern block_runner* debug_runners;
-void register_runner(block_runner& runner);
-void unregister_runner(block_runner& runner);
+/// A worker (its block runner) as the gdb extension walks it: tools/cusim-gdb.py reads these
+/// fields by name.
+struct debug_worker {
+  debug_worker* debug_next = nullptr;          ///< the next registered worker
+  int debug_lwp = 0;                           ///< the worker's OS thread id
+  block_context* debug_contexts = nullptr;    ///< every block context of the worker
+};
+
+/// Every worker (one block runner per OS thread), linked through debug_next.
+extern debug_worker* debug_runners;
+void register_runner(debug_worker& runner);
+void unregister_runner(debug_worker& runner);
 
 /// CUSIM_BREAK: when `launch` asks for it and a debugger is attached, prints `e` and stops the
 /// calling thread with SIGTRAP; returns when the debugger lets the program go on.

@@ -3,7 +3,7 @@
 // (the pieces both backends share are in cusim/detail/fault_text.hpp).
 #pragma once
 
-#include "fault_signals.hpp"
+#include "signal_fault.hpp"
 #include "symbolizer.hpp"
 
 #include <cusim/detail/fault_text.hpp>

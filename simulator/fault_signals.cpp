@@ -4,12 +4,13 @@
 // a signal outside a kernel thread's fiber takes its previous disposition.
 #include "fault_signals.hpp"
 
-#include "block_runner.hpp"
+#include "block_state.hpp"
 #include "fiber_pool.hpp"
 
 #include <signal.h>
 #include <ucontext.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <mutex>
 
@@ -19,6 +20,7 @@ namespace {
 
 constexpr int handled[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
 struct sigaction previous[std::size(handled)];
+std::atomic<abandon_thread> abandon_kernel_thread{nullptr};
 
 int slot_of(int sig) {
   for (std::size_t i = 0; i < std::size(handled); ++i)
@@ -47,7 +49,8 @@ void on_fault(int sig, siginfo_t* info, void* context) {
     const char* addr = static_cast<const char*>(info->si_addr);
     const bool overflow = sig == SIGSEGV && addr < t->stack_lo && addr >= lo;
     if (overflow || (sp >= lo && sp <= hi))
-      runner_of(*t).abandon(*t, signal_fault{sig, info->si_code, info->si_addr, pc, write, overflow});  // no return
+      abandon_kernel_thread.load(std::memory_order_relaxed)(
+          *t, signal_fault{sig, info->si_code, info->si_addr, pc, write, overflow});  // no return
   }
   sigaction(sig, &previous[slot_of(sig)], nullptr);  // the faulting instruction repeats and takes it
 }
@@ -77,10 +80,11 @@ struct alt_stack {
 
 }  // namespace
 
-void ensure_fault_handlers() {
+void ensure_fault_handlers(abandon_thread abandon) {
 #if defined(__SANITIZE_ADDRESS__)
   return;  // AddressSanitizer reports these faults itself
 #endif
+  abandon_kernel_thread.store(abandon, std::memory_order_relaxed);
   static std::mutex mutex;
   std::lock_guard lock(mutex);
   struct sigaction current {};

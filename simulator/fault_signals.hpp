@@ -5,24 +5,20 @@
 // process lives on.
 #pragma once
 
-#include <cstdint>
+#include "signal_fault.hpp"
 
 namespace cusim::sim {
 
-/// What the signal handler records about a fault, for the scheduler to report.
-struct signal_fault {
-  int signo = 0;
-  int code = 0;  ///< siginfo's si_code
-  const void* address = nullptr;  ///< the faulting data address (SIGSEGV, SIGBUS)
-  std::uintptr_t pc = 0;          ///< the faulting instruction
-  bool write = false;             ///< SIGSEGV: a store (the page-fault error code says so)
-  bool stack_overflow = false;    ///< SIGSEGV in the guard region below the thread's fiber stack
-};
+struct fiber_slot;
 
-/// Installs the handlers, or installs them again where the program (or its test framework) has
-/// since installed its own: once per launch. The handlers it replaces keep every fault that is
-/// not a kernel thread's.
-void ensure_fault_handlers();
+/// What a handler calls for a fault of kernel code on its thread's fiber `thread`: records it and
+/// leaves the fiber for good (the block runner's); never returns.
+using abandon_thread = void (*)(fiber_slot& thread, const signal_fault& fault) noexcept;
+
+/// Installs the handlers, handing kernel faults to `abandon`, or installs them again where the
+/// program (or its test framework) has since installed its own: once per launch. The handlers
+/// it replaces keep every fault that is not a kernel thread's.
+void ensure_fault_handlers(abandon_thread abandon);
 /// Gives the calling OS thread the alternate signal stack the handlers run on. Cheap after the
 /// first call on a thread.
 void ensure_fault_signal_stack();

@@ -5,6 +5,7 @@
 #include "block_runner.hpp"
 #include "device.hpp"
 #include "diagnostics.hpp"
+#include "memory_checker.hpp"
 #include "fault_signals.hpp"
 #include "settings.hpp"
 #include "streams.hpp"
@@ -25,6 +26,9 @@
 #include <vector>
 
 namespace cusim::sim {
+
+launch_state::launch_state() = default;
+launch_state::~launch_state() = default;
 
 void launch_state::report_fault(std::uint64_t block, std::exception_ptr e) {
   std::lock_guard lock(mutex);
@@ -154,7 +158,7 @@ void run_cooperative(launch_state& launch, unsigned workers) {
 }  // namespace
 
 std::exception_ptr run_grid(launch_state& launch) {
-  ensure_fault_handlers();
+  ensure_fault_handlers(block_runner::abandon_current);
   // The memory checkers run the blocks one at a time, in order: what they find must not depend
   // on the worker count, and a cross-block race is a race in whatever order blocks run.
   const unsigned workers = launch.checker ? 1 : worker_count();

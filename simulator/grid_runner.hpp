@@ -3,55 +3,11 @@
 // lowest faulting block so the report never depends on the worker count.
 #pragma once
 
-#include "kernels.hpp"
-#include "memory_checker.hpp"
-#include "settings.hpp"
+#include "launch_state.hpp"
 
-#include <cusim/host/launch.hpp>
-
-#include <atomic>
-#include <cstdint>
 #include <exception>
-#include <memory>
-#include <mutex>
-#include <optional>
 
 namespace cusim::sim {
-
-struct launch_state {
-  launch_config config;
-  void (*thunk)(void*) = nullptr;
-  void* closure = nullptr;
-  kernel_info* kernel = nullptr;  // what is known of the kernel across launches
-  std::shared_ptr<void> owner;  // keeps the closure alive for a launch on a stream
-  unsigned threads_per_block = 0;
-  std::uint64_t blocks = 0;
-  std::size_t stack_bytes = 0;  // CUSIM_STACK, read once per launch
-  bool cooperative = false;     // every block co-resident: this_grid().sync() allowed
-  // The controls read once per launch (settings.hpp).
-  check_settings checks;
-  bool break_on_fault = false;
-  std::optional<std::uint64_t> schedule_seed;
-  std::unique_ptr<memory_checker> checker;  // CUSIM_CHECK=race or init
-
-  std::atomic<std::uint64_t> lowest_fault{UINT64_MAX};
-  std::mutex mutex;
-  std::exception_ptr fault;
-
-  /// Keeps `e` if `block` is the lowest faulting block so far.
-  void report_fault(std::uint64_t block, std::exception_ptr e);
-  /// Blocks above a known fault need not run: their faults would not be reported.
-  bool cancelled(std::uint64_t block) const noexcept {
-    return block > lowest_fault.load(std::memory_order_relaxed);
-  }
-};
-
-/// The index of element `linear` of `shape`, x fastest: blockIdx of a block in the grid, or
-/// threadIdx of a thread in the block.
-inline uint3 index_of(const dim3& shape, std::uint64_t linear) {
-  return {static_cast<unsigned>(linear % shape.x), static_cast<unsigned>(linear / shape.x % shape.y),
-          static_cast<unsigned>(linear / (std::uint64_t{shape.x} * shape.y))};
-}
 
 /// Runs every block of `launch`; returns the fault to report (or null). A cooperative launch
 /// keeps every block co-resident, interleaved on the workers, for this_grid().sync().

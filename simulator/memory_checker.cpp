@@ -2,9 +2,9 @@
 // CUSIM_CHECK=race and init: shadow memory of shared and global arrays.
 #include "memory_checker.hpp"
 
-#include "block_runner.hpp"
+#include "block_state.hpp"
 #include "diagnostics.hpp"
-#include "grid_runner.hpp"
+#include "launch_state.hpp"
 #include "memory.hpp"
 #include "settings.hpp"
 

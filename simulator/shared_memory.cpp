@@ -15,9 +15,9 @@ std::size_t align_up(std::size_t v, std::size_t a) { return (v + a - 1) / a * a;
 void shared_memory::reset(std::size_t dynamic_bytes, std::byte fill) {
   if (fill != fill_) {
     fill_ = fill;
-    used_ = arena_.size();
+    used_ = limit_bytes;
   }
-  if (used_ != 0) std::memset(arena_.data(), static_cast<int>(fill), used_);
+  if (used_ != 0) std::memset(arena_.get(), static_cast<int>(fill), used_);
   bindings_.clear();
   dynamic_bytes_ = dynamic_bytes;
   used_ = align_up(dynamic_bytes, 16);
@@ -26,13 +26,13 @@ void shared_memory::reset(std::size_t dynamic_bytes, std::byte fill) {
 
 void* shared_memory::bind(const void* key, const detail::source_location& site, std::size_t bytes, std::size_t align) {
   for (const binding& b : bindings_)
-    if (b.bytes == bytes && b.key == key && (key != nullptr || same_site(b.site, site))) return arena_.data() + b.offset;
+    if (b.bytes == bytes && b.key == key && (key != nullptr || same_site(b.site, site))) return arena_.get() + b.offset;
   std::size_t offset = align_up(used_, align < 16 ? 16 : align);
   requested_ = offset + bytes;
   if (requested_ > limit_bytes) return nullptr;
   bindings_.push_back({key, site, bytes, offset});
   used_ = requested_;
-  return arena_.data() + offset;
+  return arena_.get() + offset;
 }
 
 }  // namespace cusim::sim

@@ -6,6 +6,8 @@
 #include <cusim/detail/source_location.hpp>
 
 #include <cstddef>
+#include <memory>
+#include <new>
 #include <vector>
 
 namespace cusim::sim {
@@ -28,9 +30,9 @@ class shared_memory {
   void* bind(const void* key, const detail::source_location& site, std::size_t bytes, std::size_t align);
   void* dynamic(std::size_t* bytes) noexcept {
     *bytes = dynamic_bytes_;
-    return arena_.data();
+    return arena_.get();
   }
-  std::byte* base() noexcept { return arena_.data(); }
+  std::byte* base() noexcept { return arena_.get(); }
   /// Bytes this block has asked for so far (dynamic included).
   std::size_t requested() const noexcept { return requested_; }
   /// Bytes of __shared__ variables this block has asked for so far (dynamic excluded).
@@ -43,10 +45,15 @@ class shared_memory {
     std::size_t bytes;
     std::size_t offset;
   };
-  alignas(64) std::vector<std::byte> arena_ = std::vector<std::byte>(limit_bytes, std::byte{0xff});
+  // 64-byte aligned, so that offsets aligned to a type's alignment (32 for double4_32a) are
+  // aligned addresses, as a GPU's shared window is.
+  struct aligned_delete {
+    void operator()(std::byte* p) const noexcept { ::operator delete[](p, std::align_val_t{64}); }
+  };
+  std::unique_ptr<std::byte[], aligned_delete> arena_{new (std::align_val_t{64}) std::byte[limit_bytes]};
   std::vector<binding> bindings_;
   std::size_t dynamic_bytes_ = 0;
-  std::size_t used_ = 0;       // high-water offset of this block
+  std::size_t used_ = limit_bytes;  // high-water offset of this block (all of the fresh arena)
   std::size_t requested_ = 0;
   std::size_t static_base_ = 0;  // where the __shared__ variables start, after the dynamic bytes
   std::byte fill_ = poison;

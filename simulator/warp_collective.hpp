@@ -3,7 +3,7 @@
 // segment (width) rules, votes, match and reductions. The rendezvous itself is the block runner's.
 #pragma once
 
-#include "block_runner.hpp"
+#include "block_state.hpp"
 
 #include <string>
 

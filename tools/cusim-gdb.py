@@ -95,7 +95,7 @@ def _blocks():
     """(runner, block context) for every block in flight, in ctaid order."""
     found = []
     for runner in _runners():
-        ctx = runner["debug_contexts_"]
+        ctx = runner["debug_contexts"]
         while int(ctx) != 0:
             if bool(ctx["in_flight"]):
                 found.append((runner, ctx))

@@ -5,6 +5,7 @@
 
 #include <doctest/doctest.h>
 
+#include <cstdint>
 #include <cstring>
 
 using cusim::detail::source_location;
@@ -34,6 +35,15 @@ TEST_CASE("a keyed declaration binds by its key: one variable per function speci
   CHECK(as_int != as_float);
   CHECK(shm.bind(&key_int, site, 16, 4) == as_int);
   CHECK(shm.bind(&key_float, source_location{"other.cu", 1, 1}, 16, 4) == as_float);  // inlined elsewhere
+}
+
+TEST_CASE("shared variables get their type's alignment as addresses, up to 64 bytes") {
+  cusim::sim::shared_memory shm;
+  shm.reset(8);
+  for (std::size_t align : {16, 32, 64}) {
+    auto p = reinterpret_cast<std::uintptr_t>(shm.bind(nullptr, {"k.cu", static_cast<unsigned>(align), 1}, 8, align));
+    CHECK(p % align == 0);
+  }
 }
 
 TEST_CASE("shared memory is poisoned between blocks and limited per block") {

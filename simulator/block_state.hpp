@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: MIT
+// The state of a block while it runs, and of its simulated threads: what the block runner acts
+// on, and what the checkers, the warp collectives, the signal handlers and the gdb extension
+// (tools/cusim-gdb.py reads these fields by name) look at. Data only: no runner here.
+#pragma once
+
+#include "checker_state.hpp"
+#include "signal_fault.hpp"
+#include "shared_memory.hpp"
+
+#include <cusim/backend/sim/device_runtime.hpp>
+
+#include <boost/context/fiber.hpp>
+
+#include <cstdint>
+#include <exception>
+#include <vector>
+
+namespace cusim::sim {
+
+struct launch_state;
+class block_runner;
+class memory_checker;
+struct block_context;
+
+enum class thread_status : std::uint8_t { unstarted, running, ready, waiting, exited };
+enum class wait_kind : std::uint8_t { none, block_barrier, warp_collective, active_mask };
+
+/// The simulated thread a fiber currently runs. It is the fiber's slot itself (a fiber hosts one
+/// thread at a time and a parked thread parks its fiber), so a block without barriers touches a
+/// single record. Everything a barrier wait touches fits in its first cache line. Inline kernel
+/// code sees the sim_thread part through current_thread_.
+struct alignas(64) thread_record : detail::sim_thread {
+  boost::context::fiber context;  ///< the suspended fiber; empty while it runs
+  detail::source_location site{};  ///< where it waits
+  thread_status status = thread_status::exited;
+  wait_kind wait = wait_kind::none;
+  int result = 0;  ///< what __syncthreads_count/_and/_or return
+  unsigned mask = 0;
+  unsigned linear = 0;
+  // A warp collective in progress (second cache line: only collectives touch it).
+  detail::warp_op op = detail::warp_op::sync;
+  int arg = 0;
+  int width = 32;
+  std::uint64_t value = 0;  ///< what this lane contributes
+  std::uint64_t out = 0;    ///< what it receives
+  access_window window;     ///< CUSIM_CHECK=race/init: accesses not classified yet
+};
+
+/// A fiber: the thread it runs, and its stack.
+struct fiber_slot : thread_record {
+  boost::context::stack_context stack{};
+  bool abandoned = false;  ///< left by a signal fault: never resumed, never unwound
+};
+
+/// One block's state while it runs, reached from its threads' records. Kept apart from the
+/// runner's fibers so that several blocks can be in flight on one worker (the co-resident blocks
+/// of a cooperative launch) without changing how a block is scheduled.
+struct block_context : detail::block_info {
+  block_runner* runner = nullptr;
+  launch_state* launch = nullptr;
+  memory_checker* checker = nullptr;  // the launch's (null with race and init off)
+  std::uint64_t linear = 0;
+  unsigned nthreads = 0;
+  unsigned next_unstarted = 0;
+  uint3 next_tid{};
+  unsigned waiting = 0;  // threads parked at a barrier of either kind
+  bool aborting = false;
+  std::exception_ptr fault;
+  std::uint64_t progress_seen = 0;  // progress at the last unproductive yield
+  std::uint64_t idle_yields = 0;
+  thread_record* abandoned = nullptr;  // left by a signal fault (signalled says which)
+  signal_fault signalled{};
+  thread_record* break_thread = nullptr;  // CUSIM_BREAK: the thread a scheduler-found fault names
+  bool shuffle = false;                   // CUSIM_SCHEDULE=random: pick runnable threads at random
+  std::uint64_t rng = 0;
+  bool in_flight = false;                 // for the gdb extension: started, not finished
+  block_context* debug_next = nullptr;    // every context of the runner, for the gdb extension
+
+  // The __syncthreads being gathered: its waiters in arrival order, kept as they arrive so that
+  // a release costs no scan of the block.
+  std::vector<thread_record*> barrier_waiters;
+  detail::source_location barrier_site{};
+  detail::sync_op barrier_op = detail::sync_op::plain;
+  int barrier_count = 0;
+  bool barrier_divergent = false;
+
+  // Warp collectives: the lanes of each warp waiting at one, and every started thread's record
+  // by linear index (a record whose `linear` no longer matches has moved on: that thread exited).
+  std::vector<thread_record*> lanes;
+  unsigned warp_arrived[1024 / 32] = {};
+  unsigned warp_waiting = 0;    // threads parked at a warp collective
+  unsigned active_waiting = 0;  // threads parked at __activemask
+
+  std::vector<thread_record*> ready;  // run queue, consumed from ready_head
+  std::size_t ready_head = 0;
+  shared_memory shared;
+  shared_shadow check_shadow;  // CUSIM_CHECK=race/init
+
+  /// Starts block `linear` of `launch` on `runner`.
+  void reset(block_runner& runner, launch_state& launch, std::uint64_t linear);
+
+  enum class lane_state { unstarted, live, exited, absent };
+  /// What became of the thread with linear index `linear`.
+  lane_state state_of(unsigned linear) const noexcept {
+    if (linear >= nthreads) return lane_state::absent;
+    if (linear >= next_unstarted) return lane_state::unstarted;
+    const thread_record* t = lanes[linear];
+    if (t->block != this || t->linear != linear || t->status == thread_status::exited) return lane_state::exited;
+    return lane_state::live;
+  }
+  /// The live thread `linear` if it waits at a `kind` wait, else null.
+  thread_record* waiting_at(unsigned linear, wait_kind kind) const noexcept {
+    if (state_of(linear) != lane_state::live) return nullptr;
+    thread_record* t = lanes[linear];
+    return t->status == thread_status::waiting && t->wait == kind ? t : nullptr;
+  }
+  thread_record* at_warp_collective(unsigned linear) const noexcept {
+    return waiting_at(linear, wait_kind::warp_collective);
+  }
+};
+
+/// The simulated thread running on this OS thread; `what` names the caller for the logic_error
+/// thrown outside a kernel.
+inline thread_record& current_record(const char* what) {
+  if (detail::current_thread_ == nullptr) detail::fail_outside_kernel(what);
+  return *static_cast<thread_record*>(detail::current_thread_);
+}
+
+/// The runner (worker) that runs `t`'s block.
+inline block_runner& runner_of(const thread_record& t) { return *static_cast<block_context*>(t.block)->runner; }
+
+}  // namespace cusim::sim
