@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Simulator internals: shared-memory binding and message formatting.
-#include "diagnostics.hpp"
+// shared_memory: one allocation per __shared__ variable, poisoned between blocks, limited.
 #include "shared_memory.hpp"
 
 #include <doctest/doctest.h>
@@ -59,16 +58,4 @@ TEST_CASE("shared memory is poisoned between blocks and limited per block") {
   CHECK(*q == -1);  // 0xff bytes
   CHECK(shm.bind(nullptr, {"k.cu", 2, 1}, cusim::sim::shared_memory::limit_bytes, 16) == nullptr);
   CHECK(shm.requested() > cusim::sim::shared_memory::limit_bytes);
-}
-
-TEST_CASE("messages use numba's tag and the file's base name") {
-  CHECK(cusim::sim::format_tag({1, 2, 3}, {4, 5, 6}) == "tid=[1, 2, 3] ctaid=[4, 5, 6]");
-  CHECK(cusim::sim::format_site({"/a/b/matmul.cu", 12, 3}) == "matmul.cu:12");
-  CHECK(cusim::sim::format_site({"", 0, 0}).empty());
-  auto e = cusim::sim::out_of_bounds_error({16, 0, 0}, {1, 0, 0}, 16, 16, 0, cusim::memory_space::shared,
-                                           {"/x/matmul.cu", 12, 7});
-  CHECK(std::string(e.what()) ==
-        "tid=[16, 0, 0] ctaid=[1, 0, 0]: index 16 is out of bounds for axis 0 with size 16 (shared array, matmul.cu:12)");
-  auto f = cusim::sim::fault_error(cusim::fault_kind::deadlock, {0, 0, 0}, {0, 0, 0}, "stuck", {});
-  CHECK(std::string(f.what()) == "tid=[0, 0, 0] ctaid=[0, 0, 0]: stuck");
 }
