@@ -3,6 +3,35 @@
 # with the sim backend .cu files compile as C++ with the host compiler; with cuda, with nvcc.
 include_guard(GLOBAL)
 
+# Enables CUDA in the calling directory (sm_80 by default) unless it is already enabled there.
+# A macro: CMake 3.25's enable_language must run at file scope ("not in a function call"), and
+# the variables it sets (CMAKE_CUDA_COMPILE_OBJECT...) reach only that directory and its children.
+macro(_cusim_enable_cuda_here)
+  if(NOT DEFINED CMAKE_CUDA_COMPILE_OBJECT)
+    # sm_80 (with its PTX, so newer GPUs JIT it) is the least that has every primitive the kernel
+    # API offers (__reduce_*_sync); it must be chosen before enable_language picks nvcc's default.
+    if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES AND NOT DEFINED ENV{CUDAARCHS})
+      set(CMAKE_CUDA_ARCHITECTURES 80 CACHE STRING "CUDA architectures to build for")
+    endif()
+    enable_language(CUDA)
+  endif()
+endmacro()
+
+# cusim's own enable_language(CUDA) (add_subdirectory) or the one in cusimConfig.cmake
+# (find_package elsewhere or in a function) does not reach the directory where the user's target
+# lives, and CMake then fails at generation with "Missing variable CMAKE_CUDA_COMPILE_OBJECT":
+# the helpers, which run in that directory, enable CUDA there, or say what to add where they can't.
+macro(_cusim_use_cuda_here helper)
+  if(CUSIM_BACKEND STREQUAL "cuda" AND NOT DEFINED CMAKE_CUDA_COMPILE_OBJECT)
+    if(DEFINED CMAKE_CURRENT_FUNCTION)
+      message(FATAL_ERROR "cusim: CUSIM_BACKEND=cuda needs the CUDA language in ${CMAKE_CURRENT_SOURCE_DIR}/CMakeLists.txt "
+                          "and ${helper}() cannot enable it from inside a function: add `enable_language(CUDA)` there "
+                          "outside any function (or LANGUAGES CXX CUDA in project()).")
+    endif()
+    _cusim_enable_cuda_here()
+  endif()
+endmacro()
+
 function(_cusim_mark_sources)
   foreach(src IN LISTS ARGN)
     if(src MATCHES "\\.cu$")
@@ -18,16 +47,27 @@ function(_cusim_mark_sources)
   endforeach()
 endfunction()
 
-function(cusim_add_executable name)
+function(_cusim_add_executable name)
   _cusim_mark_sources(${ARGN})
   add_executable(${name} ${ARGN})
   target_link_libraries(${name} PRIVATE cusim::cusim)
 endfunction()
 
-function(cusim_add_library name)
+function(_cusim_add_library name)
   set(sources ${ARGN})
   list(FILTER sources EXCLUDE REGEX "^(STATIC|SHARED|OBJECT|MODULE)$")
   _cusim_mark_sources(${sources})
   add_library(${name} ${ARGN})
   target_link_libraries(${name} PUBLIC cusim::cusim)
 endfunction()
+
+# Macros (see _cusim_enable_cuda_here); the work is done in functions so nothing leaks.
+macro(cusim_add_executable)
+  _cusim_use_cuda_here(cusim_add_executable)
+  _cusim_add_executable(${ARGV})
+endmacro()
+
+macro(cusim_add_library)
+  _cusim_use_cuda_here(cusim_add_library)
+  _cusim_add_library(${ARGV})
+endmacro()
