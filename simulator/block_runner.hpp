@@ -11,7 +11,7 @@
 #include "fault_signals.hpp"
 #include "fiber_pool.hpp"
 
-#include <cusim/backend/sim/device_runtime.hpp>
+#include <cusim/cuda_runtime.hpp>
 
 #include <boost/context/fiber.hpp>
 

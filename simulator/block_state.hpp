@@ -8,7 +8,7 @@
 #include "signal_fault.hpp"
 #include "shared_memory.hpp"
 
-#include <cusim/backend/sim/device_runtime.hpp>
+#include <cusim/cuda_runtime.hpp>
 
 #include <boost/context/fiber.hpp>
 

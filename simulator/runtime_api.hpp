@@ -2,7 +2,7 @@
 // The simulator's side of the CUDA runtime subset: the last error.
 #pragma once
 
-#include <cusim/backend/sim/runtime.hpp>
+#include <cusim/cuda_runtime.hpp>
 
 namespace cusim::sim {
 

@@ -5,7 +5,7 @@
 // for every blocking stream, then runs on the calling thread.
 #pragma once
 
-#include <cusim/backend/sim/runtime.hpp>
+#include <cusim/cuda_runtime.hpp>
 
 #include <exception>
 #include <functional>

@@ -30,6 +30,9 @@
 #  error "cusim: the sim backend compiles .cu files with the host C++ compiler, not nvcc"
 #endif
 
+// What cusim's private headers check: they are reached through its public headers only.
+#define CUSIM_CONFIG_INCLUDED_ 1
+
 #if CUSIM_BACKEND_IS_SIM()
 #  include <cusim/backend/sim/qualifiers.hpp>
 #  define CUSIM_HD

@@ -14,16 +14,19 @@
 #include <type_traits>
 #include <utility>
 
+namespace cusim {
+/// Indices and extents are signed, so `a[i - 1]` with i == 0 reports index -1.
+using index_t = std::int64_t;
+}  // namespace cusim
+
+// The backend's check_index, element and observed: what every element access below goes through.
 #if CUSIM_BACKEND_IS_SIM()
-#  include <cusim/backend/sim/device_runtime.hpp>
-#elif defined(CUSIM_CHECKS)
-#  include <cusim/backend/cuda/checked.hpp>
+#  include <cusim/backend/sim/array_checks.hpp>
+#else
+#  include <cusim/backend/cuda/array_checks.hpp>
 #endif
 
 namespace cusim {
-
-/// Indices and extents are signed, so `a[i - 1]` with i == 0 reports index -1.
-using index_t = std::int64_t;
 
 namespace detail {
 
@@ -39,45 +42,6 @@ struct index_arg {
                             : static_cast<index_t>(static_cast<std::make_signed_t<I>>(i))),  // 0u - 1 is -1
         site(s) {}
 };
-
-/// Whether `i` lies in [0, extent). Out of bounds, the simulator throws the tagged kernel_error;
-/// a GPU build with CUSIM_CHECKS records the fault for the host (cusim/backend/cuda/checked.hpp)
-/// and the access goes to a scratch element instead.
-CUSIM_HD inline bool check_index([[maybe_unused]] index_t i, [[maybe_unused]] index_t extent,
-                                 [[maybe_unused]] int axis, [[maybe_unused]] memory_space space,
-                                 [[maybe_unused]] source_location site) {
-#if CUSIM_BACKEND_IS_SIM()
-  if (static_cast<std::uint64_t>(i) >= static_cast<std::uint64_t>(extent)) [[unlikely]]
-    fail_out_of_bounds(i, extent, axis, space, site);
-#elif defined(CUSIM_CHECKS) && defined(__CUDA_ARCH__)
-  if (static_cast<std::uint64_t>(i) >= static_cast<std::uint64_t>(extent)) [[unlikely]] {
-    record_out_of_bounds(i, extent, axis, space, site);
-    return false;
-  }
-#endif
-  return true;
-}
-
-/// The element at `offset`; a negative offset is a checked fault on the GPU (see check_index).
-template <class T>
-CUSIM_HD inline T& element(T* data, index_t offset) {
-#if defined(CUSIM_CHECKS) && defined(__CUDA_ARCH__)
-  if (offset < 0) [[unlikely]] return fault_scratch<T>();
-#endif
-  return data[offset];
-}
-
-/// Hands an element access to the simulator's checkers and schedule fuzzing when they are on
-/// (CUSIM_CHECK=race/init, CUSIM_SCHEDULE=random); otherwise one predictable branch.
-template <class T>
-CUSIM_HD inline T& observed(T& e, [[maybe_unused]] memory_space space,
-                            [[maybe_unused]] const source_location& site) {
-#if CUSIM_BACKEND_IS_SIM()
-  if (record_accesses.load(std::memory_order_relaxed)) [[unlikely]]
-    note_access(const_cast<std::remove_cv_t<T>*>(&e), sizeof(T), space, site);
-#endif
-  return e;
-}
 
 template <class First, class... Rest>
 CUSIM_HD constexpr const First& first_of(const First& first, const Rest&...) noexcept {
@@ -241,75 +205,15 @@ class mdspan : public detail::element_access<mdspan<T, Rank>, Rank> {
   index_t extents_[Rank] = {};
 };
 
+}  // namespace cusim
+
 #if CUSIM_BACKEND_IS_SIM()
-
-/// A block's shared-memory array: `__shared__ cusim::shared_array<float, 16, 16> tile;`.
-/// On the simulator the object is a per-thread handle bound, at its declaration, to storage in
-/// the current block's shared memory (one allocation per declaration, per specialization of the
-/// function that holds it, and per block: as CUDA's __shared__ variables).
-template <class T, std::size_t N0, std::size_t... N>
-class shared_array
-    : public detail::fixed_array<shared_array<T, N0, N...>, T, memory_space::shared, N0, N...> {
- public:
-  shared_array(detail::source_location site = detail::source_location::current())
-      : data_(static_cast<T*>(detail::bind_shared(std::exchange(detail::shared_key, nullptr), site,
-                                                  sizeof(T) * this->size(), alignof(T)))) {}
-  T* data() const noexcept { return data_; }
-
- private:
-  T* data_;
-};
-
-/// A per-thread array in local memory: `cusim::local_array<float, 8> acc;` (uninitialised, as
-/// in CUDA). An array too large for the thread's fiber stack is reported, not overflowed.
-template <class T, std::size_t N0, std::size_t... N>
-class local_array : public detail::fixed_array<local_array<T, N0, N...>, T, memory_space::local, N0, N...> {
- public:
-  local_array(detail::source_location site = detail::source_location::current()) {
-    const detail::sim_thread* t = detail::current_thread_;
-    if (t != nullptr && reinterpret_cast<const char*>(this) < t->stack_lo) [[unlikely]]
-      detail::fail_local_array(sizeof(*this), site);
-  }
-  T* data() const noexcept { return data_; }
-
- private:
-  mutable T data_[(N0 * ... * N)];
-};
-
-/// The launch's dynamic shared memory (launch_config::shared_bytes) viewed as T elements.
-template <class T>
-span<T> dynamic_shared() {
-  std::size_t bytes = 0;
-  void* p = detail::dynamic_shared_memory(&bytes);
-  return span<T>(static_cast<T*>(p), bytes / sizeof(T), memory_space::dynamic_shared);
-}
-
-#else  // CUDA: plain storage, aggregates (as __shared__ requires); CUSIM_CHECKS adds checks
-
-template <class T, std::size_t N0, std::size_t... N>
-class shared_array
-    : public detail::fixed_array<shared_array<T, N0, N...>, T, memory_space::shared, N0, N...> {
- public:
-  CUSIM_HD T* data() const noexcept { return data_; }
-  mutable T data_[(N0 * ... * N)];
-};
-
-template <class T, std::size_t N0, std::size_t... N>
-class local_array : public detail::fixed_array<local_array<T, N0, N...>, T, memory_space::local, N0, N...> {
- public:
-  CUSIM_HD T* data() const noexcept { return data_; }
-  mutable T data_[(N0 * ... * N)];
-};
-
-template <class T>
-__device__ span<T> dynamic_shared() {
-  extern __shared__ __align__(16) unsigned char cusim_dynamic_smem[];
-  unsigned bytes;
-  asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(bytes));
-  return span<T>(reinterpret_cast<T*>(cusim_dynamic_smem), bytes / sizeof(T), memory_space::dynamic_shared);
-}
-
+#  include <cusim/backend/sim/arrays.hpp>
+#else
+#  include <cusim/backend/cuda/arrays.hpp>
 #endif
+
+namespace cusim {
 
 /// A read-only array in constant memory, declared at namespace scope:
 /// `__constant__ cusim::const_array<float, 9> weights;` and filled from the host with

@@ -2,10 +2,7 @@
 // numba's cuda.grid(ndim) and cuda.gridsize(ndim): absolute thread position and grid extent.
 #pragma once
 
-#include <cusim/config.hpp>
-#if CUSIM_BACKEND_IS_SIM()
-#  include <cusim/backend/sim/device_runtime.hpp>
-#endif
+#include <cusim/cuda_runtime.hpp>
 
 namespace cusim {
 

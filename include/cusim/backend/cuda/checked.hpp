@@ -5,6 +5,10 @@
 // throws the same cusim::kernel_error, with the same text, that the simulator throws.
 #pragma once
 
+#ifndef CUSIM_CONFIG_INCLUDED_
+#  error "this header is private to cusim: include <cusim/cusim.hpp>"
+#endif
+
 #include <cusim/config.hpp>
 #include <cusim/detail/fault_text.hpp>
 #include <cusim/detail/source_location.hpp>

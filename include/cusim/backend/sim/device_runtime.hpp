@@ -3,6 +3,10 @@
 // of the compiled simulator (barriers, shared memory, fault reports).
 #pragma once
 
+#ifndef CUSIM_CONFIG_INCLUDED_
+#  error "this header is private to cusim: include <cusim/cusim.hpp>"
+#endif
+
 #include <cusim/backend/sim/vector_types.hpp>
 #include <cusim/detail/source_location.hpp>
 #include <cusim/error.hpp>

@@ -2,6 +2,10 @@
 // CUDA's declaration qualifiers for the host compiler; on nvcc they are built in.
 #pragma once
 
+#ifndef CUSIM_CONFIG_INCLUDED_
+#  error "this header is private to cusim: include <cusim/cusim.hpp>"
+#endif
+
 #define __global__
 #define __device__
 #define __host__

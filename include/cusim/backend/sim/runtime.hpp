@@ -3,6 +3,10 @@
 // functions never throw; a failure is returned and kept as the calling host thread's last error.
 #pragma once
 
+#ifndef CUSIM_CONFIG_INCLUDED_
+#  error "this header is private to cusim: include <cusim/cusim.hpp>"
+#endif
+
 #include <cusim/backend/sim/runtime_types.hpp>
 #include <cusim/detail/source_location.hpp>
 

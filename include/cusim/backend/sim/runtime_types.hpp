@@ -2,6 +2,10 @@
 // The CUDA runtime's types and enums, with CUDA's names and numeric values.
 #pragma once
 
+#ifndef CUSIM_CONFIG_INCLUDED_
+#  error "this header is private to cusim: include <cusim/cusim.hpp>"
+#endif
+
 #include <cstddef>
 
 enum cudaError_t : int {

@@ -11,6 +11,10 @@
 // spellings; they are defined here without the deprecation, with CUDA's (16-byte) alignment.
 #pragma once
 
+#ifndef CUSIM_CONFIG_INCLUDED_
+#  error "this header is private to cusim: include <cusim/cusim.hpp>"
+#endif
+
 #define CUSIM_VECTOR_TYPES(name, T)                                                                    \
   struct name##1 { T x; };                                                                             \
   struct alignas(2 * sizeof(T)) name##2 { T x, y; };                                                   \

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: MIT
+// The GPU's launches for cusim::launch and cusim::launch_cooperative.
+#pragma once
+
+#ifndef CUSIM_CONFIG_INCLUDED_
+#  error "this header is private to cusim: include <cusim/cusim.hpp>"
+#endif
+
+#if defined(CUSIM_CHECKS)
+#  include <cusim/backend/cuda/checked.hpp>
+#endif
+
+#include <cstddef>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+namespace cusim::detail {
+
+/// The backend's launch: <<<>>> (or cudaLaunchCooperativeKernel), then the launch error as
+/// cuda_error and, with CUSIM_CHECKS on the default stream, a recorded fault as kernel_error
+/// (like the simulator's default stream).
+template <class... Params, class... Args>
+void launch_impl(void (*kernel)(Params...), const launch_config& config, bool cooperative, Args&&... args) {
+  if (!cooperative) {
+    kernel<<<config.grid, config.block, config.shared_bytes, config.stream>>>(std::forward<Args>(args)...);
+    check(cudaGetLastError(), "cusim::launch");
+  } else {
+    std::tuple<std::remove_cvref_t<Params>...> params(std::forward<Args>(args)...);
+    void* pointers[sizeof...(Params) + 1] = {};
+    std::apply([&](auto&... p) {
+      std::size_t i = 0;
+      ((pointers[i++] = static_cast<void*>(&p)), ...);
+    }, params);
+    check(cudaLaunchCooperativeKernel(kernel, config.grid, config.block, pointers, config.shared_bytes, config.stream),
+          "cusim::launch_cooperative");
+  }
+#if defined(CUSIM_CHECKS) && defined(__CUDACC__)
+  if (config.stream == nullptr) rethrow_device_fault();
+#endif
+}
+
+/// The backend's part of cusim::synchronize: nothing before the CUDA call.
+inline void synchronize_impl(cudaStream_t) {}
+
+}  // namespace cusim::detail

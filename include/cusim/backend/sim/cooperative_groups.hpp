@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: MIT
+// The simulator's cooperative groups: cusim::cg (also spelled cooperative_groups::).
+#pragma once
+
+#ifndef CUSIM_CONFIG_INCLUDED_
+#  error "this header is private to cusim: include <cusim/cusim.hpp>"
+#endif
+
+#include <cusim/backend/sim/device_runtime.hpp>
+#include <cusim/backend/sim/sync.hpp>
+#include <cusim/kernel/warp.hpp>
+
+#include <bit>
+
+namespace cusim::cg {
+
+using detail::source_location;
+
+/// The threads of the calling block.
+class thread_block {
+ public:
+  /// __syncthreads for the block.
+  void sync(source_location site = source_location::current()) const { __syncthreads(site); }
+  unsigned thread_rank() const { return detail::linear_thread_index(); }
+  unsigned num_threads() const { return blockDim.x * blockDim.y * blockDim.z; }
+  unsigned size() const { return num_threads(); }
+  dim3 group_index() const { return dim3(blockIdx.x, blockIdx.y, blockIdx.z); }
+  dim3 thread_index() const { return dim3(threadIdx.x, threadIdx.y, threadIdx.z); }
+  dim3 group_dim() const { return blockDim; }
+  dim3 dim_threads() const { return blockDim; }
+};
+
+inline thread_block this_thread_block() { return {}; }
+
+/// Every thread of every block of a cooperative launch (cusim::launch_cooperative).
+class grid_group {
+ public:
+  /// Waits for every thread of the grid; outside a cooperative launch it is a tagged error.
+  void sync(source_location site = source_location::current()) const { detail::sync_grid(site); }
+  bool is_valid() const { return detail::in_cooperative_launch(); }
+  unsigned long long thread_rank() const {
+    return block_rank() * static_cast<unsigned long long>(blockDim.x * blockDim.y * blockDim.z) +
+           detail::linear_thread_index();
+  }
+  unsigned long long num_threads() const { return num_blocks() * blockDim.x * blockDim.y * blockDim.z; }
+  unsigned long long size() const { return num_threads(); }
+  unsigned long long block_rank() const {
+    return blockIdx.x + static_cast<unsigned long long>(gridDim.x) * (blockIdx.y + static_cast<unsigned long long>(gridDim.y) * blockIdx.z);
+  }
+  unsigned long long num_blocks() const { return static_cast<unsigned long long>(gridDim.x) * gridDim.y * gridDim.z; }
+  dim3 block_index() const { return dim3(blockIdx.x, blockIdx.y, blockIdx.z); }
+  dim3 group_dim() const { return gridDim; }
+  dim3 dim_blocks() const { return gridDim; }
+};
+
+inline grid_group this_grid() { return {}; }
+
+namespace detail_cg {
+/// Packs the bits of `bits` selected by `mask` into the low bits (bit i = i-th member of mask).
+inline unsigned compact(unsigned bits, unsigned mask) {
+  unsigned out = 0, rank = 0;
+  for (unsigned m = mask; m != 0; m &= m - 1, ++rank)
+    out |= ((bits >> std::countr_zero(m)) & 1u) << rank;
+  return out;
+}
+/// The first lane of the caller's tile of `size` lanes, and the mask of that tile.
+inline unsigned tile_base(unsigned size) { return lane_id() / size * size; }
+inline unsigned tile_mask(unsigned size) {
+  return (size == 32 ? 0xffffffffu : (1u << size) - 1u) << tile_base(size);
+}
+/// The lane holding the `rank`-th member of `mask`.
+inline int lane_of_rank(unsigned mask, unsigned rank) {
+  for (unsigned m = mask; m != 0; m &= m - 1, --rank)
+    if (rank == 0) return std::countr_zero(m);
+  return -1;  // not a member: the shuffle below reports it
+}
+}  // namespace detail_cg
+
+/// A tile of `Size` consecutive threads of a block (Size a power of two up to 32): a warp or a
+/// part of one, with the warp collectives scoped to it.
+template <unsigned Size, class Parent = void>
+class thread_block_tile {
+  static_assert(Size >= 1 && Size <= 32 && std::has_single_bit(Size),
+                "tiled_partition<N>: N must be a power of two from 1 to 32");
+
+ public:
+  thread_block_tile() : mask_(detail_cg::tile_mask(Size)) {}
+
+  void sync(source_location site = source_location::current()) const { __syncwarp(mask_, site); }
+  unsigned thread_rank() const { return lane_id() % Size; }
+  static constexpr unsigned num_threads() { return Size; }
+  static constexpr unsigned size() { return Size; }
+  unsigned meta_group_rank() const { return detail::linear_thread_index() / Size; }
+  unsigned meta_group_size() const { return (this_thread_block().num_threads() + Size - 1) / Size; }
+
+  template <class T>
+  T shfl(T var, int src_rank, source_location site = source_location::current()) const {
+    return __shfl_sync(mask_, var, src_rank, static_cast<int>(Size), site);
+  }
+  template <class T>
+  T shfl_up(T var, unsigned delta, source_location site = source_location::current()) const {
+    return __shfl_up_sync(mask_, var, delta, static_cast<int>(Size), site);
+  }
+  template <class T>
+  T shfl_down(T var, unsigned delta, source_location site = source_location::current()) const {
+    return __shfl_down_sync(mask_, var, delta, static_cast<int>(Size), site);
+  }
+  template <class T>
+  T shfl_xor(T var, unsigned lane_mask, source_location site = source_location::current()) const {
+    return __shfl_xor_sync(mask_, var, static_cast<int>(lane_mask), static_cast<int>(Size), site);
+  }
+  int any(int predicate, source_location site = source_location::current()) const { return __any_sync(mask_, predicate, site); }
+  int all(int predicate, source_location site = source_location::current()) const { return __all_sync(mask_, predicate, site); }
+  /// Bit i set iff the tile's thread of rank i passed a non-zero predicate.
+  unsigned ballot(int predicate, source_location site = source_location::current()) const {
+    return __ballot_sync(mask_, predicate, site) >> std::countr_zero(mask_);
+  }
+  template <class T>
+  unsigned match_any(T value, source_location site = source_location::current()) const {
+    return __match_any_sync(mask_, value, site) >> std::countr_zero(mask_);
+  }
+  template <class T>
+  unsigned match_all(T value, int& pred, source_location site = source_location::current()) const {
+    return __match_all_sync(mask_, value, &pred, site) >> std::countr_zero(mask_);
+  }
+
+ private:
+  unsigned mask_;
+};
+
+/// A tile of a size chosen at run time (a power of two up to 32): sync, thread_rank, size.
+class thread_group {
+ public:
+  explicit thread_group(unsigned size) : size_(size), mask_(detail_cg::tile_mask(size)) {}
+  void sync(source_location site = source_location::current()) const { __syncwarp(mask_, site); }
+  unsigned thread_rank() const { return lane_id() % size_; }
+  unsigned num_threads() const { return size_; }
+  unsigned size() const { return size_; }
+
+ private:
+  unsigned size_, mask_;
+};
+
+template <unsigned Size>
+thread_block_tile<Size, thread_block> tiled_partition(const thread_block&) {
+  return {};
+}
+
+/// Run-time tile size: a power of two from 1 to 32, or a tagged error.
+inline thread_group tiled_partition(const thread_block&, unsigned size, source_location site = source_location::current()) {
+  if (size < 1 || size > 32 || !std::has_single_bit(size)) detail::fail_bad_tile(size, site);
+  return thread_group(size);
+}
+
+/// The threads of the calling warp that call coalesced_threads() together (see __activemask).
+class coalesced_group {
+ public:
+  explicit coalesced_group(unsigned mask) : mask_(mask) {}
+  void sync(source_location site = source_location::current()) const { __syncwarp(mask_, site); }
+  unsigned thread_rank() const { return static_cast<unsigned>(std::popcount(mask_ & lanemask_lt())); }
+  unsigned num_threads() const { return static_cast<unsigned>(std::popcount(mask_)); }
+  unsigned size() const { return num_threads(); }
+  template <class T>
+  T shfl(T var, unsigned src_rank, source_location site = source_location::current()) const {
+    return __shfl_sync(mask_, var, detail_cg::lane_of_rank(mask_, src_rank), 32, site);
+  }
+  int any(int predicate, source_location site = source_location::current()) const { return __any_sync(mask_, predicate, site); }
+  int all(int predicate, source_location site = source_location::current()) const { return __all_sync(mask_, predicate, site); }
+  /// Bit i set iff the group's thread of rank i passed a non-zero predicate.
+  unsigned ballot(int predicate, source_location site = source_location::current()) const {
+    return detail_cg::compact(__ballot_sync(mask_, predicate, site), mask_);
+  }
+
+ private:
+  unsigned mask_;
+};
+
+inline coalesced_group coalesced_threads(source_location site = source_location::current()) {
+  return coalesced_group(__activemask(site));
+}
+
+template <class Group>
+void sync(const Group& g, source_location site = source_location::current()) {
+  g.sync(site);
+}
+
+}  // namespace cusim::cg
+
+namespace cooperative_groups = cusim::cg;

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: MIT
+// The simulator's launches: a kernel and its arguments become a closure that the compiled simulator runs
+// for every thread (cusim::launch, cudaLaunchKernel, cudaLaunchCooperativeKernel).
+#pragma once
+
+#ifndef CUSIM_CONFIG_INCLUDED_
+#  error "this header is private to cusim: include <cusim/cusim.hpp>"
+#endif
+
+#include <cusim/backend/sim/device_runtime.hpp>
+
+#include <cstddef>
+#include <exception>
+#include <memory>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+namespace cusim {
+
+namespace detail {
+/// Validates `config`, then runs each block's threads through `thunk(closure)` (see next_thread):
+/// on the default stream at once, rethrowing the first kernel fault (lowest block, then thread
+/// order); on a stream after the work queued before it, keeping a fault for the next
+/// synchronisation.
+/// A cooperative launch runs every block co-resident, so this_grid().sync() works. `kernel` is
+/// the __global__ function's address: what the simulator learns of it (its static shared memory)
+/// is checked at its next launches.
+void launch_kernel(const launch_config& config, void (*thunk)(void*), std::shared_ptr<void> closure,
+                   bool cooperative, const void* kernel);
+/// Waits for `stream` (every stream, for nullptr) and rethrows the kernel fault it keeps.
+void rethrow_stream_fault(cudaStream_t stream);
+/// The C API's view of a failed launch: a bad configuration is returned (and kept as the last
+/// error); a kernel fault is kept by the stream for the next synchronisation.
+cudaError_t c_api_launch_failed(std::exception_ptr failure, cudaStream_t stream);
+
+template <class... Params, class... Args>
+void launch_closure(void (*kernel)(Params...), const launch_config& config, bool cooperative, Args&&... args) {
+  struct closure {
+    void (*kernel)(Params...);
+    std::tuple<std::remove_cvref_t<Params>...> params;
+  };
+  // Owned by the launch: a launch on a stream runs after this call returns.
+  std::shared_ptr<closure> c(new closure{kernel, std::tuple<std::remove_cvref_t<Params>...>(std::forward<Args>(args)...)});
+  // One call runs a thread and then, until one blocks, the block's next ones (no switch between).
+  launch_kernel(
+      config,
+      [](void* p) {
+        auto* c = static_cast<closure*>(p);
+        do std::apply(c->kernel, c->params);
+        while (next_thread());
+      },
+      std::move(c), cooperative, reinterpret_cast<const void*>(kernel));
+}
+
+/// cudaLaunchKernel / cudaLaunchCooperativeKernel: `args[i]` points at the i-th parameter.
+template <class... Params, std::size_t... I>
+cudaError_t launch_from_pointers(void (*kernel)(Params...), const launch_config& config, void** args,
+                                 bool cooperative, std::index_sequence<I...>) {
+  if (kernel == nullptr || (sizeof...(Params) > 0 && args == nullptr))
+    return c_api_launch_failed(std::make_exception_ptr(cuda_error(cudaErrorInvalidValue, "null kernel or arguments")),
+                               config.stream);
+  try {
+    launch_closure(kernel, config, cooperative, *static_cast<std::remove_cvref_t<Params>*>(args[I])...);
+  } catch (...) {
+    return c_api_launch_failed(std::current_exception(), config.stream);
+  }
+  return cudaSuccess;
+}
+}  // namespace detail
+
+namespace detail {
+/// The backend's launch: cusim::launch and cusim::launch_cooperative.
+template <class... Params, class... Args>
+void launch_impl(void (*kernel)(Params...), const launch_config& config, bool cooperative, Args&&... args) {
+  launch_closure(kernel, config, cooperative, std::forward<Args>(args)...);
+}
+/// The backend's part of cusim::synchronize: the kernel fault the stream keeps, as kernel_error.
+inline void synchronize_impl(cudaStream_t stream) { rethrow_stream_fault(stream); }
+}  // namespace detail
+
+}  // namespace cusim
+
+/// cudaLaunchKernel with the kernel itself (not cast to void*): the simulator needs its type.
+template <class... Params>
+cudaError_t cudaLaunchKernel(void (*kernel)(Params...), dim3 grid, dim3 block, void** args, std::size_t shared_bytes = 0,
+                             cudaStream_t stream = nullptr) {
+  return cusim::detail::launch_from_pointers(kernel, cusim::launch_config{grid, block, shared_bytes, stream}, args, false,
+                                             std::index_sequence_for<Params...>{});
+}
+/// cudaLaunchCooperativeKernel with the kernel itself (not cast to void*).
+template <class... Params>
+cudaError_t cudaLaunchCooperativeKernel(void (*kernel)(Params...), dim3 grid, dim3 block, void** args,
+                                        std::size_t shared_bytes = 0, cudaStream_t stream = nullptr) {
+  return cusim::detail::launch_from_pointers(kernel, cusim::launch_config{grid, block, shared_bytes, stream}, args, true,
+                                             std::index_sequence_for<Params...>{});
+}
