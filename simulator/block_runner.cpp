@@ -13,7 +13,6 @@
 #include "warp_collective.hpp"
 
 #include <cxxabi.h>
-#include <fmt/format.h>
 
 #include <algorithm>
 #include <bit>
@@ -343,9 +342,7 @@ void block_runner::fault_from_exception(thread_record& t) noexcept {
     what = e.what();
   } catch (...) {
   }
-  std::string message = what.empty() ? fmt::format("uncaught exception of type {} in kernel", type)
-                                     : fmt::format("uncaught exception of type {} in kernel: {}", type, what);
-  fault(std::make_exception_ptr(fault_error(fault_kind::exception, t.thread_idx, t.block->block_idx, message, {})));
+  fault(std::make_exception_ptr(uncaught_exception_error(t.thread_idx, t.block->block_idx, type, what)));
 }
 
 void block_runner::report_abandoned() noexcept {
@@ -362,11 +359,8 @@ fiber_slot* block_runner::runnable_after(thread_record& self) {
   try {
     return next_runnable();
   } catch (const std::bad_alloc&) {
-    raise_fault(fault_error(fault_kind::exception, self.thread_idx, self.block->block_idx,
-                            fmt::format("out of memory for fiber stacks: {} fibers of {} KiB exist on this worker; "
-                                        "lower CUSIM_STACK or keep fewer threads resident",
-                                        slots_.size(), stacks_.stack_bytes() / 1024),
-                            {}));
+    raise_fault(fiber_stacks_exhausted_error(self.thread_idx, self.block->block_idx, slots_.size(),
+                                             stacks_.stack_bytes()));
   }
 }
 
@@ -437,12 +431,11 @@ detail::warp_result block_runner::warp_collective(thread_record& self, const det
                                                   const detail::source_location& site) {
   const unsigned lane = self.linear % 32;
   if ((req.mask >> lane & 1u) == 0)
-    raise_fault(fault_error(fault_kind::warp_collective, self.thread_idx, self.block->block_idx,
-                            fmt::format("{} called by lane {}, which is not in the mask", describe(req.op, req.mask),
-                                        lane),
-                            site));
-  if (std::string why = invalid_request(req); !why.empty())
-    raise_fault(fault_error(fault_kind::warp_collective, self.thread_idx, self.block->block_idx, why, site));
+    raise_fault(lane_not_in_mask_error(self.thread_idx, self.block->block_idx, describe_collective(req.op, req.mask),
+                                       lane, site));
+  if (!valid_request(req))
+    raise_fault(invalid_width_error(self.thread_idx, self.block->block_idx, describe_collective(req.op, req.mask),
+                                    req.width, site));
   flush_accesses(self);
   self.wait = wait_kind::warp_collective;
   self.site = site;
@@ -508,11 +501,7 @@ void block_runner::poll_yield(thread_record& self) {
     block_->progress_seen = block_->progress;
     block_->idle_yields = 0;
   } else if (++block_->idle_yields >= deadlock_yields) {
-    raise_fault(fault_error(fault_kind::deadlock, self.thread_idx, self.block->block_idx,
-                            fmt::format("deadlock: no thread of the block can make progress: this thread spins on "
-                                        "atomics that never change ({} threads wait at a barrier)",
-                                        block_->waiting),
-                            {}));
+    raise_fault(spin_deadlock_error(self.thread_idx, self.block->block_idx, block_->waiting));
   }
   shuffle_point(self);
 }
@@ -583,13 +572,8 @@ bool block_runner::strict_barrier_violated() {
   thread_record* first = *std::min_element(b.barrier_waiters.begin(), b.barrier_waiters.end(),
                                            [](const thread_record* x, const thread_record* y) { return x->linear < y->linear; });
   b.break_thread = first;
-  fault(std::make_exception_ptr(fault_error(
-      fault_kind::barrier_divergence, first->thread_idx, b.block_idx,
-      fmt::format("barrier divergence (CUSIM_CHECK=sync): {} of {} threads wait at this __syncthreads, but thread "
-                  "{} has exited without reaching it (a GPU counts exited threads as arrived; strict checking "
-                  "does not)",
-                  b.barrier_waiters.size(), b.nthreads, format_tag(index_of(b.block_dim, gone), b.block_idx)),
-      first->site)));
+  fault(std::make_exception_ptr(strict_barrier_error(first->thread_idx, b.block_idx, b.barrier_waiters.size(),
+                                                     b.nthreads, index_of(b.block_dim, gone), first->site)));
   return true;
 }
 
@@ -622,23 +606,15 @@ void block_runner::report_divergence() {
   const std::vector<const thread_record*> waiters = waiting_threads(wait_kind::block_barrier);
   const thread_record* first = waiters.front();  // first waiter in thread order
   const thread_record* other = nullptr;          // first waiter at another __syncthreads
-  std::vector<std::pair<std::string, unsigned>> per_site;  // in order of first waiter
+  std::vector<detail::source_location> sites;  // every waiter's, in thread order
+  sites.reserve(waiters.size());
   for (const thread_record* t : waiters) {
     if (!other && !same_site(t->site, first->site)) other = t;
-    std::string site = format_site(t->site);
-    auto it = std::find_if(per_site.begin(), per_site.end(), [&](const auto& p) { return p.first == site; });
-    if (it == per_site.end()) per_site.emplace_back(std::move(site), 1);
-    else ++it->second;
+    sites.push_back(t->site);
   }
-  std::string sites;
-  for (const auto& [site, n] : per_site) sites += fmt::format("{}{} at {}", sites.empty() ? "" : ", ", n, site);
   block_->break_thread = const_cast<thread_record*>(other);
-  fault(std::make_exception_ptr(fault_error(
-      fault_kind::barrier_divergence, other->thread_idx, other->block->block_idx,
-      fmt::format("barrier divergence: threads of the block wait at different __syncthreads ({}); thread {} "
-                  "waits at {}",
-                  sites, format_tag(first->thread_idx, first->block->block_idx), format_site(first->site)),
-      other->site)));
+  fault(std::make_exception_ptr(barrier_divergence_error(other->thread_idx, other->block->block_idx,
+                                                         first->thread_idx, first->site, sites, other->site)));
 }
 
 void block_runner::release_active_masks() {
@@ -698,50 +674,38 @@ void block_runner::report_stuck_warp() {
   thread_record* t = nullptr;
   for (unsigned i = 0; i < b.next_unstarted && t == nullptr; ++i) t = b.at_warp_collective(i);
   const unsigned base = t->linear / 32 * 32;
-  const std::string what = describe(t->op, t->mask);
-  // Under CUSIM_CHECK=sync a __syncwarp waits for exited lanes too: say why.
-  const char* strict = t->op == detail::warp_op::sync && b.launch->checks.sync
-                           ? " (CUSIM_CHECK=sync: every lane of a __syncwarp mask must reach it)"
-                           : "";
-  auto report = [&](fault_kind kind, const std::string& message) {
-    b.break_thread = t;
-    fault(std::make_exception_ptr(fault_error(kind, t->thread_idx, t->block->block_idx, message, t->site)));
-  };
-  for (unsigned m = t->mask; m != 0; m &= m - 1) {
-    const unsigned lane = static_cast<unsigned>(std::countr_zero(m)), j = base + lane;
-    if (j == t->linear) continue;
-    switch (b.state_of(j)) {
-      case block_context::lane_state::absent:
-        return report(fault_kind::warp_collective,
-                      fmt::format("{} can never complete: lane {} of the mask does not exist (the block has {} threads){}",
-                                  what, lane, b.nthreads, strict));
-      case block_context::lane_state::exited:
-        return report(fault_kind::warp_collective,
-                      fmt::format("{} can never complete: lane {} of the mask has exited{}", what, lane, strict));
-      default: break;
+  const std::string what = describe_collective(t->op, t->mask);
+  // Under CUSIM_CHECK=sync a __syncwarp waits for exited lanes too: the message says why.
+  const bool strict = t->op == detail::warp_op::sync && b.launch->checks.sync;
+  const uint3 tid = t->thread_idx, ctaid = t->block->block_idx;
+  auto why = [&]() -> kernel_error {
+    for (unsigned m = t->mask; m != 0; m &= m - 1) {
+      const unsigned lane = static_cast<unsigned>(std::countr_zero(m)), j = base + lane;
+      if (j == t->linear) continue;
+      switch (b.state_of(j)) {
+        case block_context::lane_state::absent:
+          return absent_lane_error(tid, ctaid, what, lane, b.nthreads, strict, t->site);
+        case block_context::lane_state::exited: return exited_lane_error(tid, ctaid, what, lane, strict, t->site);
+        default: break;
+      }
+      const thread_record& other = *b.lanes[j];
+      if (other.wait == wait_kind::block_barrier)
+        return warp_waits_at_barrier_error(tid, ctaid, what, other.site, t->site);
+      if (other.wait == wait_kind::warp_collective && (other.op != t->op || other.mask != t->mask))
+        return mismatched_collectives_error(tid, ctaid, t->linear % 32, what, lane,
+                                            describe_collective(other.op, other.mask), other.site, t->site);
     }
-    const thread_record& other = *b.lanes[j];
-    if (other.wait == wait_kind::block_barrier)
-      return report(fault_kind::deadlock, fmt::format("deadlock: {} can never complete: lanes of its mask wait at "
-                                                      "__syncthreads ({})",
-                                                      what, format_site(other.site)));
-    if (other.wait == wait_kind::warp_collective && (other.op != t->op || other.mask != t->mask))
-      return report(fault_kind::warp_collective,
-                    fmt::format("lanes of one mask wait at different warp collectives: lane {} at {}, lane {} at {} "
-                                "({}); every lane of a mask must call the same collective with the same mask",
-                                t->linear % 32, what, lane, describe(other.op, other.mask), format_site(other.site)));
-  }
-  report(fault_kind::deadlock, fmt::format("deadlock: {} can never complete", what));
+    return stuck_warp_error(tid, ctaid, what, t->site);
+  };
+  b.break_thread = t;
+  fault(std::make_exception_ptr(why()));
 }
 
 void* block_runner::bind_shared(thread_record& self, const void* key, const detail::source_location& site,
                                 std::size_t bytes, std::size_t align) {
   if (void* p = block_->shared.bind(key, site, bytes, align)) return p;
-  raise_fault(fault_error(fault_kind::shared_memory, self.thread_idx, self.block->block_idx,
-                          fmt::format("too much shared memory: the block's __shared__ arrays and dynamic shared "
-                                      "memory need {} bytes, the simulated device has {} per block",
-                                      block_->shared.requested(), shared_memory::limit_bytes),
-                          site));
+  raise_fault(shared_memory_exceeded_error(self.thread_idx, self.block->block_idx, block_->shared.requested(),
+                                           shared_memory::limit_bytes, site));
 }
 
 void block_runner::abandon(thread_record& self, const signal_fault& fault) noexcept {
@@ -774,10 +738,7 @@ int sync_block(sync_op op, int predicate, const source_location& site) {
 void sync_grid(const source_location& site) {
   sim::thread_record& t = sim::current_record("this_grid().sync()");
   if (!static_cast<sim::block_context*>(t.block)->launch->cooperative)
-    sim::raise_fault(sim::fault_error(fault_kind::grid_sync, t.thread_idx, t.block->block_idx,
-                                      "this_grid().sync() outside a cooperative launch: launch the kernel with "
-                                      "cusim::launch_cooperative or cudaLaunchCooperativeKernel",
-                                      site));
+    sim::raise_fault(sim::grid_sync_outside_cooperative_error(t.thread_idx, t.block->block_idx, site));
   sim::runner_of(t).sync_block(t, sync_op::grid, 0, site);
 }
 

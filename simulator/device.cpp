@@ -2,11 +2,10 @@
 // Simulated device properties and launch validation.
 #include "device.hpp"
 
+#include "diagnostics.hpp"
 #include "settings.hpp"
 #include "shared_memory.hpp"
 #include "streams.hpp"
-
-#include <fmt/format.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -85,47 +84,28 @@ const cudaDeviceProp& device_properties() {
   return prop;
 }
 
-namespace {
 // The C++ API reports by exception and, like its CUDA backend (which consumes the launch
 // error), leaves no last error behind.
-[[noreturn]] void reject(cudaError_t code, const std::string& detail) {
-  throw cuda_error(code, fmt::format("cusim::launch: {} ({}): {}", cudaGetErrorString(code), cudaGetErrorName(code),
-                                     detail));
-}
-}  // namespace
-
 void validate_launch(const launch_config& c, const kernel_info& kernel) {
   const cudaDeviceProp& p = device_properties();
   const dim3 b = c.block, g = c.grid;
   const unsigned long long threads = 1ull * b.x * b.y * b.z;
   if (b.x == 0 || b.y == 0 || b.z == 0)
-    reject(cudaErrorInvalidConfiguration, fmt::format("block dimensions [{}, {}, {}] contain a zero", b.x, b.y, b.z));
+    throw launch_rejection(cudaErrorInvalidConfiguration, zero_dimension_reason("block", b));
   if (b.x > unsigned(p.maxThreadsDim[0]) || b.y > unsigned(p.maxThreadsDim[1]) || b.z > unsigned(p.maxThreadsDim[2]))
-    reject(cudaErrorInvalidConfiguration,
-           fmt::format("block dimensions [{}, {}, {}] exceed the per-axis limits [{}, {}, {}]", b.x, b.y, b.z,
-                       p.maxThreadsDim[0], p.maxThreadsDim[1], p.maxThreadsDim[2]));
+    throw launch_rejection(cudaErrorInvalidConfiguration, block_axis_limit_reason(b, p.maxThreadsDim));
   if (threads > unsigned(p.maxThreadsPerBlock))
-    reject(cudaErrorInvalidConfiguration,
-           fmt::format("block dimensions [{}, {}, {}] make {} threads, more than the {} threads per block of the "
-                       "simulated device",
-                       b.x, b.y, b.z, threads, p.maxThreadsPerBlock));
+    throw launch_rejection(cudaErrorInvalidConfiguration, block_thread_limit_reason(b, threads, p.maxThreadsPerBlock));
   if (g.x == 0 || g.y == 0 || g.z == 0)
-    reject(cudaErrorInvalidConfiguration, fmt::format("grid dimensions [{}, {}, {}] contain a zero", g.x, g.y, g.z));
+    throw launch_rejection(cudaErrorInvalidConfiguration, zero_dimension_reason("grid", g));
   if (g.x > unsigned(p.maxGridSize[0]) || g.y > unsigned(p.maxGridSize[1]) || g.z > unsigned(p.maxGridSize[2]))
-    reject(cudaErrorInvalidConfiguration,
-           fmt::format("grid dimensions [{}, {}, {}] exceed the limits [{}, {}, {}]", g.x, g.y, g.z, p.maxGridSize[0],
-                       p.maxGridSize[1], p.maxGridSize[2]));
+    throw launch_rejection(cudaErrorInvalidConfiguration, grid_limit_reason(g, p.maxGridSize));
   if (c.shared_bytes > p.sharedMemPerBlock)
-    reject(cudaErrorInvalidValue, fmt::format("{} bytes of dynamic shared memory exceed the {} bytes per block",
-                                              c.shared_bytes, p.sharedMemPerBlock));
+    throw launch_rejection(cudaErrorInvalidValue, dynamic_shared_limit_reason(c.shared_bytes, p.sharedMemPerBlock));
   if (const std::size_t fixed = kernel.static_shared_bytes.load(std::memory_order_relaxed);
       fixed + c.shared_bytes > p.sharedMemPerBlock)
-    reject(cudaErrorInvalidValue,
-           fmt::format("the kernel's {} bytes of __shared__ arrays and {} bytes of dynamic shared memory exceed the {} "
-                       "bytes per block",
-                       fixed, c.shared_bytes, p.sharedMemPerBlock));
-  if (!stream_is_valid(c.stream))
-    reject(cudaErrorInvalidResourceHandle, "the stream is not a live cudaStream_t");
+    throw launch_rejection(cudaErrorInvalidValue, shared_limit_reason(fixed, c.shared_bytes, p.sharedMemPerBlock));
+  if (!stream_is_valid(c.stream)) throw launch_rejection(cudaErrorInvalidResourceHandle, dead_stream_reason());
 }
 
 int max_blocks_per_multiprocessor(unsigned threads, std::size_t shared_bytes) {
@@ -143,10 +123,8 @@ void validate_cooperative_launch(const launch_config& c) {
   const unsigned long long blocks = 1ull * c.grid.x * c.grid.y * c.grid.z;
   const unsigned long long fits = 1ull * per_sm * p.multiProcessorCount;
   if (blocks > fits)
-    reject(cudaErrorCooperativeLaunchTooLarge,
-           fmt::format("a cooperative launch needs every block resident at once: {} blocks of {} threads exceed the "
-                       "{} ({} per multiprocessor x {} multiprocessors) the simulated device holds",
-                       blocks, threads, fits, per_sm, p.multiProcessorCount));
+    throw launch_rejection(cudaErrorCooperativeLaunchTooLarge,
+                           cooperative_residency_reason(blocks, threads, fits, per_sm, p.multiProcessorCount));
 }
 
 }  // namespace cusim::sim

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: MIT
-// Formats every tagged message of the simulator.
+// Formats every message of the simulator: tagged faults, launch rejections and checker reports.
 #include "diagnostics.hpp"
 
 #include <fmt/format.h>
 
 #include <signal.h>
+
+#include <algorithm>
+#include <utility>
+#include <vector>
 
 namespace cusim::sim {
 
@@ -19,6 +23,49 @@ kernel_error::details base_details(fault_kind kind, uint3 tid, uint3 ctaid, cons
   d.file = site.file ? site.file : "";
   d.line = site.line;
   return d;
+}
+
+// Under CUSIM_CHECK=sync a __syncwarp waits for exited lanes too: the message says why.
+const char* strict_sync_note(bool strict_sync) {
+  return strict_sync ? " (CUSIM_CHECK=sync: every lane of a __syncwarp mask must reach it)" : "";
+}
+
+const char* collective_name(detail::warp_op op) {
+  using detail::warp_op;
+  switch (op) {
+    case warp_op::sync: return "__syncwarp";
+    case warp_op::shfl_idx: return "__shfl_sync";
+    case warp_op::shfl_up: return "__shfl_up_sync";
+    case warp_op::shfl_down: return "__shfl_down_sync";
+    case warp_op::shfl_xor: return "__shfl_xor_sync";
+    case warp_op::ballot: return "__ballot_sync";
+    case warp_op::all: return "__all_sync";
+    case warp_op::any: return "__any_sync";
+    case warp_op::match_any: return "__match_any_sync";
+    case warp_op::match_all: return "__match_all_sync";
+    case warp_op::reduce_add: return "__reduce_add_sync";
+    case warp_op::reduce_min_signed:
+    case warp_op::reduce_min_unsigned: return "__reduce_min_sync";
+    case warp_op::reduce_max_signed:
+    case warp_op::reduce_max_unsigned: return "__reduce_max_sync";
+    case warp_op::reduce_and: return "__reduce_and_sync";
+    case warp_op::reduce_or: return "__reduce_or_sync";
+    case warp_op::reduce_xor: return "__reduce_xor_sync";
+  }
+  return "a warp collective";
+}
+
+const char* memory_name(memory_space space) { return is_shared(space) ? "shared memory" : "global memory"; }
+
+std::string plural(std::uint64_t n, const char* what) { return fmt::format("{} {}{}", n, what, n == 1 ? "" : "s"); }
+
+// Which access of a hazard is which: RAW is a write, then a read (`second`).
+const char* hazard_access(const std::string& hazard, bool second) {
+  return hazard[second ? 0 : 2] == 'R' ? "read" : "write";
+}
+
+std::string format_line(const char* file, unsigned line) {
+  return format_site(detail::source_location{file, line, 0});
 }
 }  // namespace
 
@@ -68,6 +115,300 @@ kernel_error signal_fault_error(uint3 tid, uint3 ctaid, const signal_fault& f, c
                 : fmt::format(" (in {}+{:#x}; build with -g for its source line)", place.function, place.offset);
   }
   return fault_error(kind, tid, ctaid, what, detail::source_location{place.file.c_str(), place.line, 0});
+}
+
+kernel_error uncaught_exception_error(uint3 tid, uint3 ctaid, std::string_view type, std::string_view what) {
+  std::string message = what.empty() ? fmt::format("uncaught exception of type {} in kernel", type)
+                                     : fmt::format("uncaught exception of type {} in kernel: {}", type, what);
+  return fault_error(fault_kind::exception, tid, ctaid, message, {});
+}
+
+kernel_error fiber_stacks_exhausted_error(uint3 tid, uint3 ctaid, std::size_t fibers, std::size_t stack_bytes) {
+  return fault_error(fault_kind::exception, tid, ctaid,
+                     fmt::format("out of memory for fiber stacks: {} fibers of {} KiB exist on this worker; "
+                                 "lower CUSIM_STACK or keep fewer threads resident",
+                                 fibers, stack_bytes / 1024),
+                     {});
+}
+
+kernel_error spin_deadlock_error(uint3 tid, uint3 ctaid, std::size_t barrier_waiters) {
+  return fault_error(fault_kind::deadlock, tid, ctaid,
+                     fmt::format("deadlock: no thread of the block can make progress: this thread spins on "
+                                 "atomics that never change ({} threads wait at a barrier)",
+                                 barrier_waiters),
+                     {});
+}
+
+kernel_error strict_barrier_error(uint3 tid, uint3 ctaid, std::size_t waiting, std::size_t block_threads,
+                                  uint3 exited_tid, const detail::source_location& site) {
+  return fault_error(
+      fault_kind::barrier_divergence, tid, ctaid,
+      fmt::format("barrier divergence (CUSIM_CHECK=sync): {} of {} threads wait at this __syncthreads, but thread "
+                  "{} has exited without reaching it (a GPU counts exited threads as arrived; strict checking "
+                  "does not)",
+                  waiting, block_threads, format_tag(exited_tid, ctaid)),
+      site);
+}
+
+kernel_error barrier_divergence_error(uint3 tid, uint3 ctaid, uint3 first_tid,
+                                      const detail::source_location& first_site,
+                                      std::span<const detail::source_location> waiting_sites,
+                                      const detail::source_location& site) {
+  // Counted per printed site, in the order of each site's first waiter.
+  std::vector<std::pair<std::string, unsigned>> per_site;
+  for (const detail::source_location& s : waiting_sites) {
+    std::string where = format_site(s);
+    auto it = std::find_if(per_site.begin(), per_site.end(), [&](const auto& p) { return p.first == where; });
+    if (it == per_site.end()) per_site.emplace_back(std::move(where), 1);
+    else ++it->second;
+  }
+  std::string sites;
+  for (const auto& [where, n] : per_site) sites += fmt::format("{}{} at {}", sites.empty() ? "" : ", ", n, where);
+  return fault_error(fault_kind::barrier_divergence, tid, ctaid,
+                     fmt::format("barrier divergence: threads of the block wait at different __syncthreads ({}); "
+                                 "thread {} waits at {}",
+                                 sites, format_tag(first_tid, ctaid), format_site(first_site)),
+                     site);
+}
+
+kernel_error shared_memory_exceeded_error(uint3 tid, uint3 ctaid, std::size_t requested, std::size_t limit,
+                                          const detail::source_location& site) {
+  return fault_error(fault_kind::shared_memory, tid, ctaid,
+                     fmt::format("too much shared memory: the block's __shared__ arrays and dynamic shared "
+                                 "memory need {} bytes, the simulated device has {} per block",
+                                 requested, limit),
+                     site);
+}
+
+kernel_error grid_sync_outside_cooperative_error(uint3 tid, uint3 ctaid, const detail::source_location& site) {
+  return fault_error(fault_kind::grid_sync, tid, ctaid,
+                     "this_grid().sync() outside a cooperative launch: launch the kernel with "
+                     "cusim::launch_cooperative or cudaLaunchCooperativeKernel",
+                     site);
+}
+
+kernel_error grid_sync_deadlock_error(uint3 tid, uint3 ctaid, uint3 exited_block, std::uint64_t waiting_blocks,
+                                      std::uint64_t blocks, const detail::source_location& site) {
+  return fault_error(fault_kind::grid_sync, tid, ctaid,
+                     fmt::format("deadlock: this_grid().sync() can never complete: block [{}, {}, {}] has exited "
+                                 "without reaching it ({} of {} blocks wait)",
+                                 exited_block.x, exited_block.y, exited_block.z, waiting_blocks, blocks),
+                     site);
+}
+
+std::string describe_collective(detail::warp_op op, unsigned mask) {
+  return fmt::format("{}(0x{:08x})", collective_name(op), mask);
+}
+
+kernel_error lane_not_in_mask_error(uint3 tid, uint3 ctaid, std::string_view collective, unsigned lane,
+                                    const detail::source_location& site) {
+  return fault_error(fault_kind::warp_collective, tid, ctaid,
+                     fmt::format("{} called by lane {}, which is not in the mask", collective, lane), site);
+}
+
+kernel_error invalid_width_error(uint3 tid, uint3 ctaid, std::string_view collective, int width,
+                                 const detail::source_location& site) {
+  return fault_error(fault_kind::warp_collective, tid, ctaid,
+                     fmt::format("{}: width {} is not a power of two from 1 to 32", collective, width), site);
+}
+
+kernel_error shuffle_outside_mask_error(uint3 tid, uint3 ctaid, std::string_view collective, unsigned lane,
+                                        unsigned source, const detail::source_location& site) {
+  return fault_error(fault_kind::warp_collective, tid, ctaid,
+                     fmt::format("{} in lane {} reads lane {}, which is not in the mask", collective, lane, source),
+                     site);
+}
+
+kernel_error absent_lane_error(uint3 tid, uint3 ctaid, std::string_view collective, unsigned lane,
+                               std::size_t block_threads, bool strict_sync, const detail::source_location& site) {
+  return fault_error(fault_kind::warp_collective, tid, ctaid,
+                     fmt::format("{} can never complete: lane {} of the mask does not exist (the block has {} "
+                                 "threads){}",
+                                 collective, lane, block_threads, strict_sync_note(strict_sync)),
+                     site);
+}
+
+kernel_error exited_lane_error(uint3 tid, uint3 ctaid, std::string_view collective, unsigned lane, bool strict_sync,
+                               const detail::source_location& site) {
+  return fault_error(fault_kind::warp_collective, tid, ctaid,
+                     fmt::format("{} can never complete: lane {} of the mask has exited{}", collective, lane,
+                                 strict_sync_note(strict_sync)),
+                     site);
+}
+
+kernel_error warp_waits_at_barrier_error(uint3 tid, uint3 ctaid, std::string_view collective,
+                                         const detail::source_location& barrier_site,
+                                         const detail::source_location& site) {
+  return fault_error(fault_kind::deadlock, tid, ctaid,
+                     fmt::format("deadlock: {} can never complete: lanes of its mask wait at __syncthreads ({})",
+                                 collective, format_site(barrier_site)),
+                     site);
+}
+
+kernel_error mismatched_collectives_error(uint3 tid, uint3 ctaid, unsigned lane, std::string_view collective,
+                                          unsigned other_lane, std::string_view other_collective,
+                                          const detail::source_location& other_site,
+                                          const detail::source_location& site) {
+  return fault_error(fault_kind::warp_collective, tid, ctaid,
+                     fmt::format("lanes of one mask wait at different warp collectives: lane {} at {}, lane {} at {} "
+                                 "({}); every lane of a mask must call the same collective with the same mask",
+                                 lane, collective, other_lane, other_collective, format_site(other_site)),
+                     site);
+}
+
+kernel_error stuck_warp_error(uint3 tid, uint3 ctaid, std::string_view collective,
+                              const detail::source_location& site) {
+  return fault_error(fault_kind::deadlock, tid, ctaid, fmt::format("deadlock: {} can never complete", collective),
+                     site);
+}
+
+kernel_error bad_tile_error(uint3 tid, uint3 ctaid, unsigned size, const detail::source_location& site) {
+  return fault_error(
+      fault_kind::warp_collective, tid, ctaid,
+      fmt::format("cg::tiled_partition(block, {}): the tile size must be a power of two from 1 to 32", size), site);
+}
+
+kernel_error local_array_too_large_error(uint3 tid, uint3 ctaid, std::size_t bytes, std::size_t stack_bytes,
+                                         const detail::source_location& site) {
+  return fault_error(fault_kind::stack_overflow, tid, ctaid,
+                     fmt::format("local array of {} bytes does not fit in the thread's {} KiB fiber stack; "
+                                 "raise CUSIM_STACK (KiB)",
+                                 bytes, stack_bytes / 1024),
+                     site);
+}
+
+kernel_error assertion_error(uint3 tid, uint3 ctaid, std::string_view expr, std::string_view function,
+                             const detail::source_location& site) {
+  return fault_error(fault_kind::assertion, tid, ctaid,
+                     fmt::format("device-side assertion `{}` failed in {}", expr, function), site);
+}
+
+kernel_error trap_error(uint3 tid, uint3 ctaid, const detail::source_location& site) {
+  return fault_error(fault_kind::trap, tid, ctaid, "__trap() was called", site);
+}
+
+std::logic_error outside_kernel_error(std::string_view what) {
+  return std::logic_error(fmt::format("cusim: {} used outside a kernel", what));
+}
+
+std::out_of_range host_out_of_bounds_error(std::int64_t index, std::int64_t extent, int axis, memory_space space,
+                                           const detail::source_location& site) {
+  return std::out_of_range(fmt::format("index {} is out of bounds for axis {} with size {} ({}, {}, host code)", index,
+                                       axis, extent, space_name(space), format_site(site)));
+}
+
+std::string host_assertion_message(std::string_view expr, std::string_view function,
+                                   const detail::source_location& site) {
+  return fmt::format("{}:{}: {}: Assertion `{}' failed.\n", site.file, site.line, function, expr);
+}
+
+std::string host_trap_message(const detail::source_location& site) {
+  return fmt::format("{}:{}: __trap() called in host code\n", site.file, site.line);
+}
+
+// The C++ API reports by exception; the words are cudaGetErrorString's and cudaGetErrorName's.
+cuda_error launch_rejection(cudaError_t code, std::string_view reason) {
+  return cuda_error(code, fmt::format("cusim::launch: {} ({}): {}", cudaGetErrorString(code), cudaGetErrorName(code),
+                                      reason));
+}
+
+cuda_error nested_launch_error() {
+  return launch_rejection(cudaErrorNotSupported,
+                          "a launch from inside a kernel (dynamic parallelism) is not supported by the simulator");
+}
+
+std::string zero_dimension_reason(std::string_view what, dim3 dims) {
+  return fmt::format("{} dimensions [{}, {}, {}] contain a zero", what, dims.x, dims.y, dims.z);
+}
+
+std::string block_axis_limit_reason(dim3 block, const int (&limits)[3]) {
+  return fmt::format("block dimensions [{}, {}, {}] exceed the per-axis limits [{}, {}, {}]", block.x, block.y,
+                     block.z, limits[0], limits[1], limits[2]);
+}
+
+std::string block_thread_limit_reason(dim3 block, unsigned long long threads, int limit) {
+  return fmt::format("block dimensions [{}, {}, {}] make {} threads, more than the {} threads per block of the "
+                     "simulated device",
+                     block.x, block.y, block.z, threads, limit);
+}
+
+std::string grid_limit_reason(dim3 grid, const int (&limits)[3]) {
+  return fmt::format("grid dimensions [{}, {}, {}] exceed the limits [{}, {}, {}]", grid.x, grid.y, grid.z, limits[0],
+                     limits[1], limits[2]);
+}
+
+std::string dynamic_shared_limit_reason(std::size_t dynamic, std::size_t limit) {
+  return fmt::format("{} bytes of dynamic shared memory exceed the {} bytes per block", dynamic, limit);
+}
+
+std::string shared_limit_reason(std::size_t fixed, std::size_t dynamic, std::size_t limit) {
+  return fmt::format("the kernel's {} bytes of __shared__ arrays and {} bytes of dynamic shared memory exceed the {} "
+                     "bytes per block",
+                     fixed, dynamic, limit);
+}
+
+std::string dead_stream_reason() { return "the stream is not a live cudaStream_t"; }
+
+std::string cooperative_residency_reason(unsigned long long blocks, unsigned threads, unsigned long long resident,
+                                         int per_multiprocessor, int multiprocessors) {
+  return fmt::format("a cooperative launch needs every block resident at once: {} blocks of {} threads exceed the "
+                     "{} ({} per multiprocessor x {} multiprocessors) the simulated device holds",
+                     blocks, threads, resident, per_multiprocessor, multiprocessors);
+}
+
+kernel_error memory_check_report(std::span<const memory_finding> findings) {
+  const memory_finding& f = findings.front();
+  std::string first;
+  if (f.kind == fault_kind::data_race) {
+    first = fmt::format("data race on {} ({} hazard): {} at {} races with the {} by {} at {}, with no barrier between "
+                        "({})",
+                        memory_name(f.space), f.hazard, hazard_access(f.hazard, true), format_site(f.site),
+                        hazard_access(f.hazard, false), format_tag(f.other_tid, f.other_ctaid),
+                        format_line(f.other_file, f.other_line), plural(f.count, "hazard"));
+  } else {
+    first = fmt::format("uninitialized read of {}: the bytes read were never written {} ({})", memory_name(f.space),
+                        is_shared(f.space) ? "in this block" : "since the allocation", plural(f.count, "read"));
+  }
+  std::string text = fmt::format("{}: {}\n========= cusim memory check: {}", format_tag(f.tid, f.ctaid), first,
+                                 plural(findings.size(), "record"));
+  for (const memory_finding& r : findings) {
+    if (r.kind == fault_kind::data_race)
+      text += fmt::format("\n=========     {} hazard on {} ({}): {} by {} at {}, then {} by {} at {}", r.hazard,
+                          memory_name(r.space), plural(r.count, "hazard"), hazard_access(r.hazard, false),
+                          format_tag(r.other_tid, r.other_ctaid), format_line(r.other_file, r.other_line),
+                          hazard_access(r.hazard, true), format_tag(r.tid, r.ctaid), format_site(r.site));
+    else
+      text += fmt::format("\n=========     Uninitialized read of {} ({}): first by {} at {}", memory_name(r.space),
+                          plural(r.count, "read"), format_tag(r.tid, r.ctaid), format_site(r.site));
+  }
+  kernel_error::details d;
+  d.kind = f.kind;
+  d.thread_idx = f.tid;
+  d.block_idx = f.ctaid;
+  d.space = f.space;
+  d.file = f.site.file ? f.site.file : "";
+  d.line = f.site.line;
+  d.hazard = f.hazard;
+  d.other_thread_idx = f.other_tid;
+  d.other_block_idx = f.other_ctaid;
+  d.other_file = f.other_file ? f.other_file : "";
+  d.other_line = f.other_line;
+  d.count = f.count;
+  d.records = findings.size();
+  return kernel_error(text, std::move(d));
+}
+
+std::string leak_check_report(std::span<const leaked_allocation> live) {
+  std::size_t bytes = 0;
+  for (const leaked_allocation& a : live) bytes += a.bytes;
+  std::string out = fmt::format("========= cusim leak check: {} allocation{} never freed ({} bytes)\n", live.size(),
+                                live.size() == 1 ? " was" : "s were", bytes);
+  for (const leaked_allocation& a : live) {
+    const std::string where = format_site(a.site);
+    out += fmt::format("=========     Leaked {} bytes of {} at {:#x}, allocation #{}{}{}\n", a.bytes, a.kind, a.address,
+                       a.serial, where.empty() ? "" : " made at ", where);
+  }
+  return out;
 }
 
 }  // namespace cusim::sim

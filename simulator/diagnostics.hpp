@@ -1,23 +1,36 @@
 // SPDX-License-Identifier: MIT
-// The one place that formats the simulator's messages: `tid=[x, y, z] ctaid=[x, y, z]: ...`
-// (the pieces both backends share are in cusim/detail/fault_text.hpp).
+// The one place that formats the simulator's messages: every kernel_error, cuda_error and report
+// text, `tid=[x, y, z] ctaid=[x, y, z]: ...` (the pieces both backends share are in
+// cusim/detail/fault_text.hpp). The runners decide when to report and pass the facts here.
 #pragma once
 
 #include "signal_fault.hpp"
 #include "symbolizer.hpp"
 
+#include <cusim/cuda_runtime.hpp>
 #include <cusim/detail/fault_text.hpp>
 #include <cusim/error.hpp>
 
+#include <cstddef>
+#include <cstdint>
 #include <cstring>
+#include <span>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 
 namespace cusim::sim {
 
-/// Whether two call sites are the same place in the source (file text, line and column).
+/// Whether two call sites are the same place in the source: the same file text and line, and
+/// the same column where both have one (0: unknown, or a caller that groups by line).
 inline bool same_site(const detail::source_location& a, const detail::source_location& b) {
-  return a.line == b.line && a.column == b.column && (a.file == b.file || std::strcmp(a.file, b.file) == 0);
+  return a.line == b.line && (a.column == 0 || b.column == 0 || a.column == b.column) &&
+         (a.file == b.file || (a.file != nullptr && b.file != nullptr && std::strcmp(a.file, b.file) == 0));
+}
+
+/// Whether `space` is the block's shared memory, static or dynamic.
+inline bool is_shared(memory_space space) {
+  return space == memory_space::shared || space == memory_space::dynamic_shared;
 }
 
 /// "matmul.cu:12" for a full path and line ("" when unknown).
@@ -25,6 +38,7 @@ std::string format_site(const detail::source_location& site);
 using detail::format_tag;
 using detail::space_name;
 
+/// A checked array indexed outside its extent in a kernel thread.
 kernel_error out_of_bounds_error(uint3 tid, uint3 ctaid, std::int64_t index, std::int64_t extent, int axis,
                                  memory_space space, const detail::source_location& site);
 /// Any other fault: "<tag>: <message> (<file:line>)", the site omitted when unknown.
@@ -34,5 +48,135 @@ kernel_error fault_error(fault_kind kind, uint3 tid, uint3 ctaid, std::string_vi
 /// source line); `stack_bytes` is the fiber stack size a stack overflow outgrew.
 kernel_error signal_fault_error(uint3 tid, uint3 ctaid, const signal_fault& fault, const code_place& place,
                                 std::size_t stack_bytes);
+
+/// A C++ exception of (demangled) `type` escaped the kernel; `what` is its what(), "" if none.
+kernel_error uncaught_exception_error(uint3 tid, uint3 ctaid, std::string_view type, std::string_view what);
+/// A new fiber could not be allocated: `fibers` of `stack_bytes` each exist on this worker.
+kernel_error fiber_stacks_exhausted_error(uint3 tid, uint3 ctaid, std::size_t fibers, std::size_t stack_bytes);
+/// A thread spins on atomics while nothing in the block changes; `barrier_waiters` wait at a barrier.
+kernel_error spin_deadlock_error(uint3 tid, uint3 ctaid, std::size_t barrier_waiters);
+/// CUSIM_CHECK=sync: `waiting` of `block_threads` threads wait at the __syncthreads at `site`,
+/// which `exited_tid` (of the same block) left without reaching.
+kernel_error strict_barrier_error(uint3 tid, uint3 ctaid, std::size_t waiting, std::size_t block_threads,
+                                  uint3 exited_tid, const detail::source_location& site);
+/// Threads of one block wait at different __syncthreads: reported for `tid` at `site`, the first
+/// waiter away from the first thread `first_tid` at `first_site`; `waiting_sites` are every
+/// waiter's site in thread order (counted per printed site).
+kernel_error barrier_divergence_error(uint3 tid, uint3 ctaid, uint3 first_tid,
+                                      const detail::source_location& first_site,
+                                      std::span<const detail::source_location> waiting_sites,
+                                      const detail::source_location& site);
+/// The block's __shared__ arrays and dynamic shared memory need `requested` bytes, over `limit`.
+kernel_error shared_memory_exceeded_error(uint3 tid, uint3 ctaid, std::size_t requested, std::size_t limit,
+                                          const detail::source_location& site);
+/// this_grid().sync() called in a launch that is not cooperative.
+kernel_error grid_sync_outside_cooperative_error(uint3 tid, uint3 ctaid, const detail::source_location& site);
+/// this_grid().sync() at `site` can never complete: block `exited_block` has exited while
+/// `waiting_blocks` of `blocks` wait.
+kernel_error grid_sync_deadlock_error(uint3 tid, uint3 ctaid, uint3 exited_block, std::uint64_t waiting_blocks,
+                                      std::uint64_t blocks, const detail::source_location& site);
+
+/// "__shfl_down_sync(0xffffffff)": how a message names a collective.
+std::string describe_collective(detail::warp_op op, unsigned mask);
+/// `collective` called by `lane`, which its mask leaves out.
+kernel_error lane_not_in_mask_error(uint3 tid, uint3 ctaid, std::string_view collective, unsigned lane,
+                                    const detail::source_location& site);
+/// A shuffle `width` that is not a power of two from 1 to 32.
+kernel_error invalid_width_error(uint3 tid, uint3 ctaid, std::string_view collective, int width,
+                                 const detail::source_location& site);
+/// A shuffle in `lane` whose source lane `source` is outside the mask.
+kernel_error shuffle_outside_mask_error(uint3 tid, uint3 ctaid, std::string_view collective, unsigned lane,
+                                        unsigned source, const detail::source_location& site);
+/// `collective` waits for `lane`, which does not exist in a block of `block_threads` threads;
+/// `strict_sync` adds why under CUSIM_CHECK=sync (a __syncwarp waits for every lane).
+kernel_error absent_lane_error(uint3 tid, uint3 ctaid, std::string_view collective, unsigned lane,
+                               std::size_t block_threads, bool strict_sync, const detail::source_location& site);
+/// `collective` waits for `lane`, which has exited; `strict_sync` as for absent_lane_error.
+kernel_error exited_lane_error(uint3 tid, uint3 ctaid, std::string_view collective, unsigned lane, bool strict_sync,
+                               const detail::source_location& site);
+/// `collective` waits for lanes that wait at the __syncthreads at `barrier_site`.
+kernel_error warp_waits_at_barrier_error(uint3 tid, uint3 ctaid, std::string_view collective,
+                                         const detail::source_location& barrier_site,
+                                         const detail::source_location& site);
+/// Lanes of one mask at different collectives: `lane` at `collective`, `other_lane` at
+/// `other_collective` (at `other_site`).
+kernel_error mismatched_collectives_error(uint3 tid, uint3 ctaid, unsigned lane, std::string_view collective,
+                                          unsigned other_lane, std::string_view other_collective,
+                                          const detail::source_location& other_site,
+                                          const detail::source_location& site);
+/// `collective` can never complete, with no lane to blame.
+kernel_error stuck_warp_error(uint3 tid, uint3 ctaid, std::string_view collective, const detail::source_location& site);
+
+/// cg::tiled_partition with a tile `size` that is not a power of two from 1 to 32.
+kernel_error bad_tile_error(uint3 tid, uint3 ctaid, unsigned size, const detail::source_location& site);
+/// A cusim::local_array of `bytes` larger than the thread's fiber stack of `stack_bytes`.
+kernel_error local_array_too_large_error(uint3 tid, uint3 ctaid, std::size_t bytes, std::size_t stack_bytes,
+                                         const detail::source_location& site);
+/// A device-side assert(`expr`) failed in `function`.
+kernel_error assertion_error(uint3 tid, uint3 ctaid, std::string_view expr, std::string_view function,
+                             const detail::source_location& site);
+/// __trap() in a kernel thread.
+kernel_error trap_error(uint3 tid, uint3 ctaid, const detail::source_location& site);
+/// A kernel-only facility (`what`) called from host code.
+std::logic_error outside_kernel_error(std::string_view what);
+/// A checked array indexed outside its extent in host code.
+std::out_of_range host_out_of_bounds_error(std::int64_t index, std::int64_t extent, int axis, memory_space space,
+                                           const detail::source_location& site);
+/// The C library's line for a failed assert in host code (the full path, as assert prints it).
+std::string host_assertion_message(std::string_view expr, std::string_view function,
+                                   const detail::source_location& site);
+/// The line printed before __trap() in host code ends the process.
+std::string host_trap_message(const detail::source_location& site);
+
+/// A launch refused before any thread runs: "cusim::launch: <string> (<name>): <reason>".
+cuda_error launch_rejection(cudaError_t code, std::string_view reason);
+/// A launch from inside a kernel (dynamic parallelism), which the simulator does not support.
+cuda_error nested_launch_error();
+/// Launch rejection reasons: `what` ("block" or "grid") dimensions with a zero.
+std::string zero_dimension_reason(std::string_view what, dim3 dims);
+/// Block dimensions over the per-axis `limits` (maxThreadsDim).
+std::string block_axis_limit_reason(dim3 block, const int (&limits)[3]);
+/// Block dimensions making `threads` threads, over `limit` (maxThreadsPerBlock).
+std::string block_thread_limit_reason(dim3 block, unsigned long long threads, int limit);
+/// Grid dimensions over `limits` (maxGridSize).
+std::string grid_limit_reason(dim3 grid, const int (&limits)[3]);
+/// `dynamic` bytes of dynamic shared memory over `limit` per block.
+std::string dynamic_shared_limit_reason(std::size_t dynamic, std::size_t limit);
+/// The kernel's `fixed` bytes of __shared__ arrays plus `dynamic` bytes over `limit` per block.
+std::string shared_limit_reason(std::size_t fixed, std::size_t dynamic, std::size_t limit);
+/// A stream that is not (or no longer) a live cudaStream_t.
+std::string dead_stream_reason();
+/// A cooperative launch of `blocks` blocks of `threads` threads over the `resident` the device
+/// holds at once (`per_multiprocessor` on each of `multiprocessors`).
+std::string cooperative_residency_reason(unsigned long long blocks, unsigned threads, unsigned long long resident,
+                                         int per_multiprocessor, int multiprocessors);
+
+/// One record of CUSIM_CHECK=race or init: a pair of source sites (one site for init) and how
+/// often it was seen.
+struct memory_finding {
+  fault_kind kind;     ///< data_race or uninitialized_read
+  std::string hazard;  ///< RAW, WAR, WAW; "" for init
+  uint3 tid, ctaid;    ///< the second access (the read, for init)
+  detail::source_location site;
+  uint3 other_tid, other_ctaid;  ///< data_race: the first access
+  const char* other_file;
+  unsigned other_line;
+  memory_space space;
+  std::uint64_t count;
+};
+/// The launch's race and init findings (at least one) as one kernel_error: the first one tagged,
+/// then a "========= cusim memory check" line per record.
+kernel_error memory_check_report(std::span<const memory_finding> findings);
+
+/// One allocation still live at exit, for CUSIM_CHECK=leaks.
+struct leaked_allocation {
+  std::uintptr_t address;
+  std::size_t bytes;
+  std::string_view kind;  ///< "device memory (cudaMalloc)"
+  std::uint64_t serial;   ///< 1 for the process's first allocation
+  detail::source_location site;
+};
+/// The CUSIM_CHECK=leaks report of `live` (at least one, in allocation order), one line each.
+std::string leak_check_report(std::span<const leaked_allocation> live);
 
 }  // namespace cusim::sim

@@ -14,8 +14,6 @@
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <condition_variable>
 #include <map>
@@ -111,15 +109,10 @@ class grid_barrier {
     // Every block waits or has finished: open the barrier, or abort after a fault. A block that
     // finished while others wait would hang a GPU: that is a deadlock.
     if (launch_.lowest_fault.load() == UINT64_MAX && finished_ > 0) {
-      const uint3 gone = index_of(launch_.config.grid, first_finished_);
-      launch_.report_fault(
-          first_waiter_->linear,
-          std::make_exception_ptr(fault_error(
-              fault_kind::grid_sync, first_waiter_->tid, first_waiter_->ctaid,
-              fmt::format("deadlock: this_grid().sync() can never complete: block [{}, {}, {}] has exited without "
-                          "reaching it ({} of {} blocks wait)",
-                          gone.x, gone.y, gone.z, arrived_, launch_.blocks),
-              first_waiter_->site)));
+      launch_.report_fault(first_waiter_->linear,
+                           std::make_exception_ptr(grid_sync_deadlock_error(
+                               first_waiter_->tid, first_waiter_->ctaid, index_of(launch_.config.grid, first_finished_),
+                               arrived_, launch_.blocks, first_waiter_->site)));
     }
     abort_ = launch_.lowest_fault.load() != UINT64_MAX;
     if (launch_.checker) launch_.checker->grid_barrier();
@@ -185,9 +178,7 @@ namespace cusim::detail {
 void launch_kernel(const launch_config& config, void (*thunk)(void*), std::shared_ptr<void> closure, bool cooperative,
                    const void* kernel) {
   if (current_thread_ != nullptr)  // would re-enter this OS thread's running block runner
-    throw cuda_error(cudaErrorNotSupported,
-                     "cusim::launch: operation not supported (cudaErrorNotSupported): a launch from inside a "
-                     "kernel (dynamic parallelism) is not supported by the simulator");
+    throw sim::nested_launch_error();
   sim::kernel_info& info = sim::kernel_info_of(kernel);
   sim::validate_launch(config, info);
   if (cooperative) sim::validate_cooperative_launch(config);

@@ -5,13 +5,13 @@
 #include "diagnostics.hpp"
 #include "settings.hpp"
 
-#include <fmt/format.h>
-
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <algorithm>
 #include <map>
 #include <mutex>
+#include <vector>
 
 namespace cusim::sim {
 
@@ -50,22 +50,11 @@ struct leak_report {
   ~leak_report() {
     if (!checks().leaks) return;
     std::lock_guard lock(mutex);
-    std::map<std::uint64_t, std::pair<std::uintptr_t, const allocation*>> live;
-    std::size_t bytes = 0;
-    for (const auto& [addr, a] : registry()) {
-      live[a.serial] = {addr, &a};
-      bytes += a.bytes;
-    }
+    std::vector<leaked_allocation> live;
+    for (const auto& [addr, a] : registry()) live.push_back({addr, a.bytes, kind_name(a.kind), a.serial, a.site});
     if (live.empty()) return;
-    std::string out = fmt::format("========= cusim leak check: {} allocation{} never freed ({} bytes)\n", live.size(),
-                                  live.size() == 1 ? " was" : "s were", bytes);
-    for (const auto& [serial, entry] : live) {
-      const allocation& a = *entry.second;
-      const std::string where = format_site(a.site);
-      out += fmt::format("=========     Leaked {} bytes of {} at {:#x}, allocation #{}{}{}\n", a.bytes, kind_name(a.kind),
-                         entry.first, serial, where.empty() ? "" : " made at ", where);
-    }
-    std::fputs(out.c_str(), stderr);
+    std::sort(live.begin(), live.end(), [](const auto& x, const auto& y) { return x.serial < y.serial; });
+    std::fputs(leak_check_report(live).c_str(), stderr);
   }
 };
 }  // namespace

@@ -8,8 +8,6 @@
 #include "memory.hpp"
 #include "settings.hpp"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
@@ -20,9 +18,6 @@ namespace cusim::sim {
 namespace {
 
 std::atomic<std::uint64_t> clock_{1};
-
-bool is_shared(memory_space space) { return space == memory_space::shared || space == memory_space::dynamic_shared; }
-const char* memory_name(memory_space space) { return is_shared(space) ? "shared memory" : "global memory"; }
 
 /// The bytes of an element, or for large elements a digest of them.
 void snapshot(const void* p, std::uint32_t bytes, std::uint64_t out[2]) {
@@ -36,9 +31,8 @@ void snapshot(const void* p, std::uint32_t bytes, std::uint64_t out[2]) {
   out[0] = h;
 }
 
-bool same_place(const char* file_a, unsigned line_a, const char* file_b, unsigned line_b) {
-  return line_a == line_b && (file_a == file_b || (file_a && file_b && std::strcmp(file_a, file_b) == 0));
-}
+// Findings are counted per source line: the column is left out of the comparison.
+detail::source_location line_of(const char* file, unsigned line) { return {file, line, 0}; }
 
 void free_granules(race_granule* g) { std::free(g); }
 
@@ -211,15 +205,16 @@ void memory_checker::check_race(thread_record& t, block_context& b, const pendin
 void memory_checker::add(fault_kind kind, const char* hazard, const thread_record& t, const block_context& b,
                          const pending_access& e, const access_side* other) {
   std::lock_guard lock(mutex_);
-  for (finding& f : findings_) {
-    if (f.kind == kind && f.hazard == hazard && same_place(f.site.file, f.site.line, e.site.file, e.site.line) &&
+  for (memory_finding& f : findings_) {
+    if (f.kind == kind && f.hazard == hazard &&
+        same_site(line_of(f.site.file, f.site.line), line_of(e.site.file, e.site.line)) &&
         is_shared(f.space) == is_shared(e.space) &&
-        (other == nullptr || same_place(f.other_file, f.other_line, other->file, other->line))) {
+        (other == nullptr || same_site(line_of(f.other_file, f.other_line), line_of(other->file, other->line)))) {
       ++f.count;
       return;
     }
   }
-  finding f{kind, hazard, t.thread_idx, b.block_idx, e.site, {}, {}, nullptr, 0, e.space, 1};
+  memory_finding f{kind, hazard, t.thread_idx, b.block_idx, e.site, {}, {}, nullptr, 0, e.space, 1};
   if (other != nullptr) {
     f.other_tid = index_of(b.block_dim, other->thread);
     f.other_ctaid = index_of(b.grid_dim, other->block);
@@ -232,50 +227,7 @@ void memory_checker::add(fault_kind kind, const char* hazard, const thread_recor
 std::exception_ptr memory_checker::report() const {
   std::lock_guard lock(mutex_);
   if (findings_.empty()) return nullptr;
-  auto site = [](const char* file, unsigned line) { return format_site(detail::source_location{file, line, 0}); };
-  auto plural = [](std::uint64_t n, const char* what) { return fmt::format("{} {}{}", n, what, n == 1 ? "" : "s"); };
-  auto access = [](const std::string& hazard, bool second) {  // RAW: a write, then a read
-    return hazard[second ? 0 : 2] == 'R' ? "read" : "write";
-  };
-  const finding& f = findings_.front();
-  std::string first;
-  if (f.kind == fault_kind::data_race) {
-    first = fmt::format("data race on {} ({} hazard): {} at {} races with the {} by {} at {}, with no barrier between "
-                        "({})",
-                        memory_name(f.space), f.hazard, access(f.hazard, true), format_site(f.site),
-                        access(f.hazard, false), format_tag(f.other_tid, f.other_ctaid), site(f.other_file, f.other_line),
-                        plural(f.count, "hazard"));
-  } else {
-    first = fmt::format("uninitialized read of {}: the bytes read were never written {} ({})", memory_name(f.space),
-                        is_shared(f.space) ? "in this block" : "since the allocation", plural(f.count, "read"));
-  }
-  std::string text = fmt::format("{}: {}\n========= cusim memory check: {}", format_tag(f.tid, f.ctaid), first,
-                                 plural(findings_.size(), "record"));
-  for (const finding& r : findings_) {
-    if (r.kind == fault_kind::data_race)
-      text += fmt::format("\n=========     {} hazard on {} ({}): {} by {} at {}, then {} by {} at {}", r.hazard,
-                          memory_name(r.space), plural(r.count, "hazard"), access(r.hazard, false),
-                          format_tag(r.other_tid, r.other_ctaid), site(r.other_file, r.other_line),
-                          access(r.hazard, true), format_tag(r.tid, r.ctaid), format_site(r.site));
-    else
-      text += fmt::format("\n=========     Uninitialized read of {} ({}): first by {} at {}", memory_name(r.space),
-                          plural(r.count, "read"), format_tag(r.tid, r.ctaid), format_site(r.site));
-  }
-  kernel_error::details d;
-  d.kind = f.kind;
-  d.thread_idx = f.tid;
-  d.block_idx = f.ctaid;
-  d.space = f.space;
-  d.file = f.site.file ? f.site.file : "";
-  d.line = f.site.line;
-  d.hazard = f.hazard;
-  d.other_thread_idx = f.other_tid;
-  d.other_block_idx = f.other_ctaid;
-  d.other_file = f.other_file ? f.other_file : "";
-  d.other_line = f.other_line;
-  d.count = f.count;
-  d.records = findings_.size();
-  return std::make_exception_ptr(kernel_error(text, std::move(d)));
+  return std::make_exception_ptr(memory_check_report(findings_));
 }
 
 void note_host_write(const void* p, std::size_t bytes) {

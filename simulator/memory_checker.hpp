@@ -5,10 +5,12 @@
 // Race: two threads, one location, at least one write, and no barrier (block), __syncwarp
 // (same warp) or grid sync between them; different blocks are never ordered without a grid sync.
 // Init: a read of bytes never written since the allocation (global) or in this block (shared).
-// Findings are counted per pair of source sites and reported together after the launch.
+// Findings are counted per pair of source lines and reported together after the launch
+// (diagnostics' memory_check_report words them).
 #pragma once
 
 #include "checker_state.hpp"
+#include "diagnostics.hpp"
 
 #include <cusim/detail/source_location.hpp>
 #include <cusim/error.hpp>
@@ -18,7 +20,6 @@
 #include <exception>
 #include <memory>
 #include <mutex>
-#include <string>
 #include <vector>
 
 namespace cusim::sim {
@@ -52,17 +53,6 @@ class memory_checker {
   std::exception_ptr report() const;
 
  private:
-  struct finding {
-    fault_kind kind;
-    std::string hazard;  // RAW, WAR, WAW; for init: the memory space
-    uint3 tid, ctaid;    // the second access (the read, for init)
-    detail::source_location site;
-    uint3 other_tid, other_ctaid;
-    const char* other_file;
-    unsigned other_line;
-    memory_space space;
-    std::uint64_t count;
-  };
   static std::uint64_t tick() noexcept;
   /// Where an access landed: an offset into the block's shared memory (device == null) or into
   /// a device allocation.
@@ -85,7 +75,7 @@ class memory_checker {
   std::uint64_t start_clock_;
   std::uint64_t grid_clock_ = 0;
   mutable std::mutex mutex_;  // findings; blocks run one at a time while the checker is on
-  std::vector<finding> findings_;
+  std::vector<memory_finding> findings_;
 };
 
 /// Marks [p, p + bytes) of device memory as written by the host (copies, memset).

@@ -4,8 +4,6 @@
 
 #include "diagnostics.hpp"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <bit>
 #include <cstdint>
@@ -15,30 +13,6 @@ namespace cusim::sim {
 using detail::warp_op;
 
 namespace {
-
-const char* name_of(warp_op op) {
-  switch (op) {
-    case warp_op::sync: return "__syncwarp";
-    case warp_op::shfl_idx: return "__shfl_sync";
-    case warp_op::shfl_up: return "__shfl_up_sync";
-    case warp_op::shfl_down: return "__shfl_down_sync";
-    case warp_op::shfl_xor: return "__shfl_xor_sync";
-    case warp_op::ballot: return "__ballot_sync";
-    case warp_op::all: return "__all_sync";
-    case warp_op::any: return "__any_sync";
-    case warp_op::match_any: return "__match_any_sync";
-    case warp_op::match_all: return "__match_all_sync";
-    case warp_op::reduce_add: return "__reduce_add_sync";
-    case warp_op::reduce_min_signed:
-    case warp_op::reduce_min_unsigned: return "__reduce_min_sync";
-    case warp_op::reduce_max_signed:
-    case warp_op::reduce_max_unsigned: return "__reduce_max_sync";
-    case warp_op::reduce_and: return "__reduce_and_sync";
-    case warp_op::reduce_or: return "__reduce_or_sync";
-    case warp_op::reduce_xor: return "__reduce_xor_sync";
-  }
-  return "a warp collective";
-}
 
 bool is_shuffle(warp_op op) {
   return op == warp_op::shfl_idx || op == warp_op::shfl_up || op == warp_op::shfl_down || op == warp_op::shfl_xor;
@@ -88,12 +62,9 @@ std::uint32_t reduce(warp_op op, std::uint32_t a, std::uint32_t b) {
 
 }  // namespace
 
-std::string describe(warp_op op, unsigned mask) { return fmt::format("{}(0x{:08x})", name_of(op), mask); }
-
-std::string invalid_request(const detail::warp_request& req) {
-  if (is_shuffle(req.op) && (req.width < 1 || req.width > 32 || !std::has_single_bit(static_cast<unsigned>(req.width))))
-    return fmt::format("{}: width {} is not a power of two from 1 to 32", describe(req.op, req.mask), req.width);
-  return {};
+bool valid_request(const detail::warp_request& req) {
+  return !is_shuffle(req.op) ||
+         (req.width >= 1 && req.width <= 32 && std::has_single_bit(static_cast<unsigned>(req.width)));
 }
 
 void combine(warp_op op, unsigned mask, thread_record* const (&group)[32]) {
@@ -106,9 +77,8 @@ void combine(warp_op op, unsigned mask, thread_record* const (&group)[32]) {
       thread_record& t = *group[lane];
       const unsigned src = source_lane(op, lane, t.arg, t.width);
       if ((mask >> src & 1u) == 0)
-        throw fault_error(fault_kind::warp_collective, t.thread_idx, t.block->block_idx,
-                          fmt::format("{} in lane {} reads lane {}, which is not in the mask", describe(op, mask), lane, src),
-                          t.site);
+        throw shuffle_outside_mask_error(t.thread_idx, t.block->block_idx, describe_collective(op, mask), lane, src,
+                                         t.site);
       t.out = group[src]->value;
     });
     return;

@@ -5,15 +5,11 @@
 
 #include "block_state.hpp"
 
-#include <string>
-
 namespace cusim::sim {
 
-/// "__shfl_down_sync(0xffffffff)": how a message names a collective.
-std::string describe(detail::warp_op op, unsigned mask);
-/// Why `req` is invalid whatever the other lanes do (a shuffle width that is not a power of two
-/// from 1 to 32), or "" when it is valid.
-std::string invalid_request(const detail::warp_request& req);
+/// Whether `req` is valid whatever the other lanes do: false for a shuffle width that is not a
+/// power of two from 1 to 32 (reported with invalid_width_error).
+bool valid_request(const detail::warp_request& req);
 /// Fills `out` (and `result`, for __match_all_sync's predicate) of every lane of `mask`;
 /// `group[lane]` is that lane's record, all at `op` with `mask`. A shuffle that reads a lane
 /// outside the mask throws the tagged error for the reading lane.
