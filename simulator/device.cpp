@@ -41,47 +41,49 @@ profile profile_of(device_profile p) {
 }  // namespace
 
 const cudaDeviceProp& device_properties() {
-  static const cudaDeviceProp prop = [] {
-    const profile f = profile_of(simulated_device());
-    cudaDeviceProp p{};
-    std::snprintf(p.name, sizeof p.name, "cusim simulated %s (sm_%d%d)", f.name, f.major, f.minor);
-    p.totalGlobalMem = f.global_gib << 30;
-    // Like a GPU without cudaFuncAttributeMaxDynamicSharedMemorySize: 48 KiB per block on all.
-    p.sharedMemPerBlock = shared_memory::limit_bytes;
-    p.sharedMemPerBlockOptin = shared_memory::limit_bytes;
-    p.sharedMemPerMultiprocessor = static_cast<std::size_t>(f.shared_per_multiprocessor_kib) * 1024;
-    p.regsPerBlock = 65536;
-    p.regsPerMultiprocessor = 65536;
-    p.warpSize = 32;
-    p.memPitch = ~std::size_t{0} >> 1;
-    p.maxThreadsPerBlock = 1024;
-    p.maxThreadsDim[0] = 1024;
-    p.maxThreadsDim[1] = 1024;
-    p.maxThreadsDim[2] = 64;
-    p.maxGridSize[0] = 0x7fffffff;
-    p.maxGridSize[1] = 65535;
-    p.maxGridSize[2] = 65535;
-    p.clockRate = f.clock_khz;
-    p.totalConstMem = 64 * 1024;
-    p.major = f.major;
-    p.minor = f.minor;
-    p.textureAlignment = 512;
-    p.deviceOverlap = 1;
-    p.multiProcessorCount = f.multiprocessors;
-    p.canMapHostMemory = 1;
-    p.concurrentKernels = 1;
-    p.asyncEngineCount = 2;
-    p.unifiedAddressing = 1;
-    p.memoryClockRate = f.memory_clock_khz;
-    p.memoryBusWidth = f.bus_width;
-    p.l2CacheSize = f.l2_mib * 1024 * 1024;
-    p.maxThreadsPerMultiProcessor = f.threads_per_multiprocessor;
-    p.managedMemory = 1;
-    p.cooperativeLaunch = 1;
-    p.maxBlocksPerMultiProcessor = f.blocks_per_multiprocessor;
-    return p;
-  }();
+  static const cudaDeviceProp prop = properties_of(simulated_device());
   return prop;
+}
+
+cudaDeviceProp properties_of(device_profile which) {
+  const profile f = profile_of(which);
+  cudaDeviceProp p{};
+  std::snprintf(p.name, sizeof p.name, "cusim simulated %s (sm_%d%d)", f.name, f.major, f.minor);
+  p.totalGlobalMem = f.global_gib << 30;
+  // Like a GPU without cudaFuncAttributeMaxDynamicSharedMemorySize: 48 KiB per block on all.
+  p.sharedMemPerBlock = shared_memory::limit_bytes;
+  p.sharedMemPerBlockOptin = shared_memory::limit_bytes;
+  p.sharedMemPerMultiprocessor = static_cast<std::size_t>(f.shared_per_multiprocessor_kib) * 1024;
+  p.regsPerBlock = 65536;
+  p.regsPerMultiprocessor = 65536;
+  p.warpSize = 32;
+  p.memPitch = ~std::size_t{0} >> 1;
+  p.maxThreadsPerBlock = 1024;
+  p.maxThreadsDim[0] = 1024;
+  p.maxThreadsDim[1] = 1024;
+  p.maxThreadsDim[2] = 64;
+  p.maxGridSize[0] = 0x7fffffff;
+  p.maxGridSize[1] = 65535;
+  p.maxGridSize[2] = 65535;
+  p.clockRate = f.clock_khz;
+  p.totalConstMem = 64 * 1024;
+  p.major = f.major;
+  p.minor = f.minor;
+  p.textureAlignment = 512;
+  p.deviceOverlap = 1;
+  p.multiProcessorCount = f.multiprocessors;
+  p.canMapHostMemory = 1;
+  p.concurrentKernels = 1;
+  p.asyncEngineCount = 2;
+  p.unifiedAddressing = 1;
+  p.memoryClockRate = f.memory_clock_khz;
+  p.memoryBusWidth = f.bus_width;
+  p.l2CacheSize = f.l2_mib * 1024 * 1024;
+  p.maxThreadsPerMultiProcessor = f.threads_per_multiprocessor;
+  p.managedMemory = 1;
+  p.cooperativeLaunch = 1;
+  p.maxBlocksPerMultiProcessor = f.blocks_per_multiprocessor;
+  return p;
 }
 
 // The C++ API reports by exception and, like its CUDA backend (which consumes the launch

@@ -4,13 +4,16 @@
 #pragma once
 
 #include "kernels.hpp"
+#include "settings.hpp"
 
 #include <cusim/host/launch.hpp>
 
 namespace cusim::sim {
 
-/// The properties of the simulated device (an sm_80 A100-class GPU's limits).
+/// The properties of the simulated device (CUSIM_DEVICE's profile, read once).
 const cudaDeviceProp& device_properties();
+/// The properties of the profile `which`: the real GPU's figures, cusim's limits.
+cudaDeviceProp properties_of(device_profile which);
 
 /// Checks a launch of `kernel` with `config` against the device's limits (its static shared
 /// memory as far as earlier launches showed it); throws cuda_error with CUDA's code.
