@@ -25,6 +25,10 @@ struct block_context;
 
 enum class thread_status : std::uint8_t { unstarted, running, ready, waiting, exited };
 enum class wait_kind : std::uint8_t { none, block_barrier, warp_collective, active_mask };
+// tools/cusim-gdb.py reads these values by number (_STATUS, _WAIT): keep them in step.
+static_assert(static_cast<int>(thread_status::running) == 1 && static_cast<int>(thread_status::waiting) == 3 &&
+              static_cast<int>(thread_status::exited) == 4);
+static_assert(static_cast<int>(wait_kind::block_barrier) == 1 && static_cast<int>(wait_kind::active_mask) == 3);
 
 /// The simulated thread a fiber currently runs. It is the fiber's slot itself (a fiber hosts one
 /// thread at a time and a parked thread parks its fiber), so a block without barriers touches a

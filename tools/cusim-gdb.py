@@ -22,7 +22,7 @@ import struct
 import gdb
 import gdb.unwinder
 
-# simulator/block_runner.hpp
+# simulator/block_state.hpp (its static_asserts pin these values)
 _STATUS = {0: "not started", 1: "running", 2: "ready", 3: "waiting", 4: "exited"}
 _WAIT = {1: "at barrier", 2: "in warp collective", 3: "at __activemask"}
 # Boost.Context's x86_64 SysV jump_fcontext: 0x38 bytes saved below the return address.
