@@ -18,7 +18,7 @@
 #include <cusim/backend/sim/assert.hpp>
 #include <cusim/backend/sim/atomics.hpp>
 #include <cusim/backend/sim/device_runtime.hpp>
-#include <cusim/kernel/math.hpp>  // moves to backend/sim/math.hpp
+#include <cusim/backend/sim/math.hpp>
 #include <cusim/backend/sim/sync.hpp>
 #include <cusim/backend/sim/warp.hpp>
 
