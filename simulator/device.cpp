@@ -83,6 +83,29 @@ cudaDeviceProp properties_of(device_profile which) {
   p.managedMemory = 1;
   p.cooperativeLaunch = 1;
   p.maxBlocksPerMultiProcessor = f.blocks_per_multiprocessor;
+  // What the rest of CUDA 13's properties say of the real GPU, where the simulator has it too.
+  std::snprintf(p.uuid.bytes, sizeof p.uuid.bytes, "cusim-sm_%d%d", f.major, f.minor);
+  p.texturePitchAlignment = 32;
+  p.surfaceAlignment = 512;
+  p.persistingL2CacheMaxSize = f.major >= 8 ? p.l2CacheSize * 3 / 4 : 0;
+  p.accessPolicyMaxWindowSize = f.major >= 8 ? 128 * 1024 * 1024 : 0;
+  p.streamPrioritiesSupported = 1;
+  p.globalL1CacheSupported = 1;
+  p.localL1CacheSupported = 1;
+  p.hostNativeAtomicSupported = 0;
+  p.concurrentManagedAccess = 1;
+  p.computePreemptionSupported = 1;
+  p.canUseHostPointerForRegisteredMem = 1;
+  p.directManagedMemAccessFromHost = 0;
+  p.hostRegisterSupported = 1;
+  p.hostRegisterReadOnlySupported = 1;
+  p.memoryPoolsSupported = 1;
+  p.memoryPoolSupportedHandleTypes = 0;
+  p.clusterLaunch = 0;  // no thread block clusters on the simulator
+  p.deviceNumaId = -1;
+  p.hostNumaId = -1;
+  p.gpuPciDeviceID = 0;
+  p.computeMode = 0;  // cudaComputeModeDefault
   return p;
 }
 

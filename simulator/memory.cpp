@@ -22,6 +22,8 @@ struct allocation {
   detail::source_location site;
   std::uint64_t serial;  // 1 for the process's first allocation
   std::unique_ptr<device_shadow> shadow;
+  unsigned flags = 0;
+  bool owned = true;  // freed on release; adopted memory is only forgotten
 };
 std::mutex mutex;
 std::map<std::uintptr_t, allocation>& registry() {
@@ -41,9 +43,13 @@ const char* kind_name(allocation_kind kind) {
     case allocation_kind::device: return "device memory (cudaMalloc)";
     case allocation_kind::managed: return "managed memory (cudaMallocManaged)";
     case allocation_kind::host: return "pinned host memory (cudaMallocHost)";
+    case allocation_kind::registered_host: return "registered host memory (cudaHostRegister)";
+    case allocation_kind::symbol: return "a __device__ variable";
   }
   return "memory";
 }
+
+bool is_host(allocation_kind kind) { return kind == allocation_kind::host || kind == allocation_kind::registered_host; }
 
 /// CUSIM_CHECK=leaks: at exit, every allocation still live, in allocation order.
 struct leak_report {
@@ -51,7 +57,8 @@ struct leak_report {
     if (!checks().leaks) return;
     std::lock_guard lock(mutex);
     std::vector<leaked_allocation> live;
-    for (const auto& [addr, a] : registry()) live.push_back({addr, a.bytes, kind_name(a.kind), a.serial, a.site});
+    for (const auto& [addr, a] : registry())
+      if (a.kind != allocation_kind::symbol) live.push_back({addr, a.bytes, kind_name(a.kind), a.serial, a.site});
     if (live.empty()) return;
     std::sort(live.begin(), live.end(), [](const auto& x, const auto& y) { return x.serial < y.serial; });
     std::fputs(leak_check_report(live).c_str(), stderr);
@@ -59,13 +66,12 @@ struct leak_report {
 };
 }  // namespace
 
-void* allocate(std::size_t bytes, allocation_kind kind, const detail::source_location& site) {
-  static leak_report report;  // destroyed at exit, after the allocations that outlive main
-  constexpr std::size_t alignment = 256;  // cudaMalloc's guarantee
-  void* p = std::aligned_alloc(alignment, (bytes + alignment - 1) / alignment * alignment);
-  if (p == nullptr) return nullptr;
-  allocation a{bytes, kind, site, 0, nullptr};
-  if (kind != allocation_kind::host) {
+namespace {
+/// The registry's record of a new allocation at `p` (the shadow of device and managed memory).
+allocation record_of(void* p, std::size_t bytes, allocation_kind kind, const detail::source_location& site,
+                     unsigned flags) {
+  allocation a{bytes, kind, site, 0, nullptr, flags, true};
+  if (!is_host(kind)) {
     a.shadow = std::make_unique<device_shadow>();
     a.shadow->base = reinterpret_cast<std::uintptr_t>(p);
     a.shadow->bytes = bytes;
@@ -74,29 +80,89 @@ void* allocate(std::size_t bytes, allocation_kind kind, const detail::source_loc
       std::memset(p, init_poison, bytes);
     }
   }
+  return a;
+}
+
+/// The live allocation holding [addr, addr + bytes), or null. Called with the mutex held.
+allocation* holding(std::uintptr_t addr, std::size_t bytes);
+}  // namespace
+
+void* allocate(std::size_t bytes, allocation_kind kind, const detail::source_location& site, unsigned flags) {
+  static leak_report report;  // destroyed at exit, after the allocations that outlive main
+  constexpr std::size_t alignment = 256;  // cudaMalloc's guarantee
+  void* p = std::aligned_alloc(alignment, (bytes + alignment - 1) / alignment * alignment);
+  if (p == nullptr) return nullptr;
+  allocation a = record_of(p, bytes, kind, site, flags);
   std::lock_guard lock(mutex);
   a.serial = ++allocations;
   registry()[reinterpret_cast<std::uintptr_t>(p)] = std::move(a);
-  if (kind != allocation_kind::host) device_in_use += bytes;
+  if (!is_host(kind)) device_in_use += bytes;
   return p;
 }
 
+bool adopt(void* p, std::size_t bytes, allocation_kind kind, unsigned flags) {
+  static leak_report report;
+  const auto addr = reinterpret_cast<std::uintptr_t>(p);
+  std::lock_guard lock(mutex);
+  auto next = registry().lower_bound(addr);
+  if (next != registry().end() && next->first < addr + bytes) return false;
+  if (holding(addr, 1) != nullptr) return false;
+  allocation a{bytes, kind, {}, 0, nullptr, flags, false};
+  if (!is_host(kind)) {
+    a.shadow = std::make_unique<device_shadow>();
+    a.shadow->base = addr;
+    a.shadow->bytes = bytes;
+  }
+  a.serial = ++allocations;
+  registry()[addr] = std::move(a);
+  if (!is_host(kind) && kind != allocation_kind::symbol) device_in_use += bytes;
+  return true;
+}
+
+bool take_ownership(void* p) {
+  std::lock_guard lock(mutex);
+  auto it = registry().find(reinterpret_cast<std::uintptr_t>(p));
+  if (it == registry().end()) return false;
+  it->second.owned = true;
+  return true;
+}
+
+bool release_registered(void* p) {
+  std::lock_guard lock(mutex);
+  auto it = registry().find(reinterpret_cast<std::uintptr_t>(p));
+  if (it == registry().end() || it->second.kind != allocation_kind::registered_host) return false;
+  registry().erase(it);
+  return true;
+}
+
+std::optional<allocation_info> find_allocation(const void* p) {
+  std::lock_guard lock(mutex);
+  const auto addr = reinterpret_cast<std::uintptr_t>(p);
+  const allocation* a = holding(addr, 1);
+  if (a == nullptr) return std::nullopt;
+  auto it = registry().upper_bound(addr);
+  --it;
+  return allocation_info{reinterpret_cast<void*>(it->first), a->bytes, a->kind, a->flags};
+}
+
 bool release(void* p, bool accept_device, bool accept_host) {
+  bool owned = true;
   {
     std::lock_guard lock(mutex);
     auto it = registry().find(reinterpret_cast<std::uintptr_t>(p));
     if (it == registry().end()) return false;
+    if (it->second.kind == allocation_kind::registered_host || it->second.kind == allocation_kind::symbol) return false;
     const bool host = it->second.kind == allocation_kind::host;
     if (host ? !accept_host : !accept_device) return false;
     if (!host) device_in_use -= it->second.bytes;
+    owned = it->second.owned;
     registry().erase(it);
   }
-  std::free(p);
+  if (owned) std::free(p);
   return true;
 }
 
 namespace {
-/// The live allocation holding [addr, addr + bytes), or null. Called with the mutex held.
 allocation* holding(std::uintptr_t addr, std::size_t bytes) {
   auto it = registry().upper_bound(addr);
   if (it == registry().begin()) return nullptr;
@@ -108,7 +174,7 @@ allocation* holding(std::uintptr_t addr, std::size_t bytes) {
 bool is_device_range(const void* p, std::size_t bytes) {
   std::lock_guard lock(mutex);
   const allocation* a = holding(reinterpret_cast<std::uintptr_t>(p), bytes);
-  return a != nullptr && a->kind != allocation_kind::host;
+  return a != nullptr && !is_host(a->kind);
 }
 
 std::size_t device_bytes_in_use() {

@@ -8,12 +8,16 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 
 namespace cusim::sim {
 
 struct race_granule;
 
-enum class allocation_kind { device, managed, host };
+/// host: cudaMallocHost / cudaHostAlloc; registered_host: the program's memory under cudaHostRegister;
+/// symbol: a __device__ variable whose address the program took (cudaGetSymbolAddress), device
+/// memory that is never freed.
+enum class allocation_kind { device, managed, host, registered_host, symbol };
 
 /// What the race and init checkers know about one device or managed allocation.
 struct device_shadow {
@@ -26,9 +30,30 @@ struct device_shadow {
   std::unique_ptr<race_granule[], void (*)(race_granule*)> race{nullptr, nullptr};
 };
 
-void* allocate(std::size_t bytes, allocation_kind kind, const detail::source_location& site = {});
-/// Frees `p` if it is the start of a live allocation of one of the accepted kinds.
+/// `flags`: what cudaHostAlloc was asked for (cudaHostGetFlags reports them).
+void* allocate(std::size_t bytes, allocation_kind kind, const detail::source_location& site = {},
+               unsigned flags = 0);
+/// Registers memory the simulator did not allocate (cudaHostRegister, a graph's allocations):
+/// released, it is forgotten but not freed. False if it overlaps a live allocation.
+bool adopt(void* p, std::size_t bytes, allocation_kind kind, unsigned flags = 0);
+/// The live adopted allocation at `p` becomes the registry's own: released, it is freed. False if
+/// there is none (the caller still owns the memory).
+bool take_ownership(void* p);
+/// Frees `p` if it is the start of a live allocation of one of the accepted kinds (host: pinned
+/// host memory; registered host memory is released only by release_registered).
 bool release(void* p, bool accept_device, bool accept_host);
+/// Forgets the host memory registered at `p` (cudaHostUnregister); false if none is.
+bool release_registered(void* p);
+
+/// A live allocation, as cudaPointerGetAttributes and cudaHostGetDevicePointer see it.
+struct allocation_info {
+  void* base;
+  std::size_t bytes;
+  allocation_kind kind;
+  unsigned flags;
+};
+/// The live allocation that holds `p`, if any.
+std::optional<allocation_info> find_allocation(const void* p);
 /// Whether [p, p + bytes) lies inside one live device or managed allocation.
 bool is_device_range(const void* p, std::size_t bytes);
 /// Bytes currently allocated as device or managed memory.

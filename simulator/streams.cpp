@@ -5,9 +5,11 @@
 #include <cusim/error.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
+#include <map>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -15,6 +17,9 @@
 
 struct CUstream_st {
   unsigned flags = 0;
+  int priority = 0;
+  unsigned long long id = 0;
+  std::map<int, cudaLaunchAttributeValue> attributes;  // guarded by handles_mutex
   std::mutex mutex;
   std::condition_variable changed;  // work queued, work done, or stopping
   std::deque<std::function<void()>> queue;
@@ -41,6 +46,7 @@ std::mutex handles_mutex;
 std::set<cudaStream_t> streams;
 std::set<cudaEvent_t> events;
 std::exception_ptr default_stream_fault;
+std::map<int, cudaLaunchAttributeValue> default_stream_attributes;
 
 void serve(CUstream_st* s) {
   std::unique_lock lock(s->mutex);
@@ -101,7 +107,31 @@ bool unregister_handle(std::set<Handle*>& registry, Handle* h) {
 
 }  // namespace
 
-cudaStream_t create_stream(unsigned flags) { return register_handle(streams, flags); }
+cudaStream_t create_stream(unsigned flags, int priority) {
+  static std::atomic<unsigned long long> ids{0};
+  cudaStream_t s = register_handle(streams, flags);
+  s->priority = priority;
+  s->id = ++ids;  // 0 is the legacy default stream's
+  return s;
+}
+
+unsigned stream_flags(cudaStream_t stream) { return stream ? stream->flags : cudaStreamDefault; }
+int stream_priority(cudaStream_t stream) { return stream ? stream->priority : 0; }
+unsigned long long stream_id(cudaStream_t stream) { return stream ? stream->id : 0; }
+
+bool stream_attribute(cudaStream_t stream, cudaLaunchAttributeID id, cudaLaunchAttributeValue* value) {
+  std::lock_guard lock(handles_mutex);
+  auto& attributes = stream ? stream->attributes : default_stream_attributes;
+  auto it = attributes.find(id);
+  if (it == attributes.end()) return false;
+  *value = it->second;
+  return true;
+}
+
+void set_stream_attribute(cudaStream_t stream, cudaLaunchAttributeID id, const cudaLaunchAttributeValue& value) {
+  std::lock_guard lock(handles_mutex);
+  (stream ? stream->attributes : default_stream_attributes)[id] = value;
+}
 
 bool destroy_stream(cudaStream_t stream) {
   if (!unregister_handle(streams, stream)) return false;

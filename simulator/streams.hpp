@@ -12,7 +12,14 @@
 
 namespace cusim::sim {
 
-cudaStream_t create_stream(unsigned flags);
+cudaStream_t create_stream(unsigned flags, int priority = 0);
+/// A live stream's flags, priority and process-unique id (cudaStreamGetFlags & co.).
+unsigned stream_flags(cudaStream_t stream);
+int stream_priority(cudaStream_t stream);
+unsigned long long stream_id(cudaStream_t stream);
+/// A stream attribute as last set (cudaStreamSetAttribute); false if it was never set.
+bool stream_attribute(cudaStream_t stream, cudaLaunchAttributeID id, cudaLaunchAttributeValue* value);
+void set_stream_attribute(cudaStream_t stream, cudaLaunchAttributeID id, const cudaLaunchAttributeValue& value);
 /// Waits for the stream's work, then frees it; false if `stream` is not a live stream.
 bool destroy_stream(cudaStream_t stream);
 /// nullptr (the default stream) or a stream created and not yet destroyed.

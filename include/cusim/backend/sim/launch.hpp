@@ -9,12 +9,14 @@
 
 #include <cusim/backend/sim/device_runtime.hpp>
 
+#include <atomic>
 #include <cstddef>
 #include <exception>
 #include <memory>
 #include <tuple>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace cusim {
 
@@ -34,23 +36,81 @@ void rethrow_stream_fault(cudaStream_t stream);
 /// error); a kernel fault is kept by the stream for the next synchronisation.
 cudaError_t c_api_launch_failed(std::exception_ptr failure, cudaStream_t stream);
 
+/// A kernel and its arguments, run for one thread after another by `run` (the launch's thunk):
+/// one call runs a thread and then, until one blocks, the block's next ones (no switch between).
+template <class... Params>
+struct kernel_closure {
+  void (*kernel)(Params...);
+  std::tuple<std::remove_cvref_t<Params>...> params;
+
+  static void run(void* p) {
+    auto* c = static_cast<kernel_closure*>(p);
+    do std::apply(c->kernel, c->params);
+    while (next_thread());
+  }
+};
+
+/// A kernel with its arguments bound, as a graph's kernel node keeps it: `params[i]` points at
+/// the i-th argument inside `closure`.
+struct bound_kernel {
+  void (*thunk)(void*) = nullptr;
+  std::shared_ptr<void> closure;
+  std::vector<void*> params;
+};
+/// Binds a kernel (its address) to arguments read through `args[i]`: what a kernel pointer seen
+/// without its type (cudaKernelNodeParams::func, cudaLaunchKernel(const void*, ...)) needs.
+using kernel_binder = bound_kernel (*)(const void* kernel, void** args);
+
+template <class... Params>
+struct binder_of {
+  template <std::size_t... I>
+  static bound_kernel bind(std::shared_ptr<kernel_closure<Params...>> c, std::index_sequence<I...>) {
+    std::vector<void*> params{static_cast<void*>(&std::get<I>(c->params))...};
+    return {&kernel_closure<Params...>::run, std::move(c), std::move(params)};
+  }
+  template <std::size_t... I>
+  static bound_kernel from_pointers(const void* kernel, void** args, std::index_sequence<I...> seq) {
+    using closure = kernel_closure<Params...>;
+    if (sizeof...(Params) > 0 && args == nullptr) throw cuda_error(cudaErrorInvalidValue, "null kernel arguments");
+    auto* k = reinterpret_cast<void (*)(Params...)>(const_cast<void*>(kernel));
+    return bind(std::shared_ptr<closure>(new closure{k, {*static_cast<std::remove_cvref_t<Params>*>(args[I])...}}), seq);
+  }
+  static bound_kernel bind_pointers(const void* kernel, void** args) {
+    return from_pointers(kernel, args, std::index_sequence_for<Params...>{});
+  }
+};
+
+/// Remembers how to bind `kernel`'s arguments (kernel_binder); the first launch of a kernel, or
+/// cusim::detail::register_kernel, tells the simulator.
+void note_kernel_binder(const void* kernel, kernel_binder binder);
+/// Whether `stream` is capturing into a graph (cudaStreamBeginCapture): its work is recorded.
+bool stream_is_capturing(cudaStream_t stream) noexcept;
+/// Records a kernel launch on a capturing stream as a kernel node; throws cuda_error for a bad
+/// configuration, as a launch would.
+void capture_kernel(const void* kernel, const launch_config& config, bool cooperative, bound_kernel bound);
+
+/// Makes `kernel` launchable through its address alone (graph kernel nodes, cudaLaunchKernel with
+/// a `const void*`) before any typed launch of it has been seen.
+template <class... Params>
+void register_kernel(void (*kernel)(Params...)) {
+  note_kernel_binder(reinterpret_cast<const void*>(kernel), &binder_of<Params...>::bind_pointers);
+}
+
 template <class... Params, class... Args>
 void launch_closure(void (*kernel)(Params...), const launch_config& config, bool cooperative, Args&&... args) {
-  struct closure {
-    void (*kernel)(Params...);
-    std::tuple<std::remove_cvref_t<Params>...> params;
-  };
+  using closure = kernel_closure<Params...>;
   // Owned by the launch: a launch on a stream runs after this call returns.
   std::shared_ptr<closure> c(new closure{kernel, std::tuple<std::remove_cvref_t<Params>...>(std::forward<Args>(args)...)});
-  // One call runs a thread and then, until one blocks, the block's next ones (no switch between).
-  launch_kernel(
-      config,
-      [](void* p) {
-        auto* c = static_cast<closure*>(p);
-        do std::apply(c->kernel, c->params);
-        while (next_thread());
-      },
-      std::move(c), cooperative, reinterpret_cast<const void*>(kernel));
+  const void* key = reinterpret_cast<const void*>(kernel);
+  // The last kernel of this signature seen is registered already: most launches skip the lookup.
+  static std::atomic<const void*> registered{nullptr};
+  if (registered.load(std::memory_order_relaxed) != key) {
+    register_kernel(kernel);
+    registered.store(key, std::memory_order_relaxed);
+  }
+  if (config.stream != nullptr && stream_is_capturing(config.stream))
+    return capture_kernel(key, config, cooperative, binder_of<Params...>::bind(std::move(c), std::index_sequence_for<Params...>{}));
+  launch_kernel(config, &closure::run, std::move(c), cooperative, key);
 }
 
 /// cudaLaunchKernel / cudaLaunchCooperativeKernel: `args[i]` points at the i-th parameter.

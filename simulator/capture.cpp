@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: MIT
+// Stream capture into graphs, and the cudaStream*Capture* API.
+#include "capture.hpp"
+
+#include "last_error.hpp"
+#include "streams.hpp"
+
+#include <cusim/host/launch.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <map>
+#include <mutex>
+#include <thread>
+
+namespace cusim::sim {
+
+namespace {
+
+/// One capture, from cudaStreamBeginCapture on its origin stream to cudaStreamEndCapture.
+struct capture_sequence {
+  cudaGraph_t graph = nullptr;
+  cudaStreamCaptureMode mode = cudaStreamCaptureModeGlobal;
+  std::thread::id thread;
+  cudaStream_t origin = nullptr;
+  unsigned long long id = 0;
+  bool invalidated = false;
+  /// Each stream taking part, and the nodes its next work depends on.
+  std::map<cudaStream_t, std::vector<cudaGraphNode_t>> dependencies;
+};
+
+/// An event recorded on a capturing stream: the capture and the nodes it stands for.
+struct captured_record {
+  std::weak_ptr<capture_sequence> sequence;
+  std::vector<cudaGraphNode_t> nodes;
+};
+
+std::mutex mutex;
+std::atomic<int> capturing_streams{0};  // lets stream_is_capturing skip the lock when none
+std::map<cudaStream_t, std::shared_ptr<capture_sequence>> capturing;
+std::map<cudaEvent_t, captured_record> captured_events;
+thread_local cudaStreamCaptureMode thread_mode = cudaStreamCaptureModeGlobal;
+
+/// Ends the capture: its streams capture no more. Called with the mutex held.
+void end(const std::shared_ptr<capture_sequence>& sequence) {
+  for (const auto& [stream, deps] : sequence->dependencies)
+    if (capturing.erase(stream) != 0) capturing_streams.fetch_sub(1);
+  std::erase_if(captured_events, [&](const auto& e) { return e.second.sequence.lock() == sequence; });
+}
+
+std::shared_ptr<capture_sequence> sequence_of(cudaStream_t stream) {
+  auto it = capturing.find(stream);
+  return it != capturing.end() ? it->second : nullptr;
+}
+
+}  // namespace
+
+cudaError_t capture_work(cudaStream_t stream, node_work work) {
+  std::lock_guard lock(mutex);
+  const auto sequence = sequence_of(stream);
+  if (sequence == nullptr) return cudaErrorIllegalState;
+  if (sequence->invalidated) return cudaErrorStreamCaptureInvalidated;
+  std::vector<cudaGraphNode_t>& deps = sequence->dependencies[stream];
+  cudaGraphNode_t node = add_node(sequence->graph, std::move(work), deps.data(), deps.size());
+  deps.assign(1, node);
+  return cudaSuccess;
+}
+
+void capture_event_record(cudaEvent_t event, cudaStream_t stream) {
+  std::lock_guard lock(mutex);
+  if (const auto sequence = sequence_of(stream)) captured_events[event] = {sequence, sequence->dependencies[stream]};
+}
+
+std::optional<cudaError_t> capture_event_wait(cudaStream_t stream, cudaEvent_t event) {
+  std::lock_guard lock(mutex);
+  auto recorded = captured_events.find(event);
+  const auto from_event = recorded != captured_events.end() ? recorded->second.sequence.lock() : nullptr;
+  const auto waiting = sequence_of(stream);
+  if (from_event == nullptr && waiting == nullptr) return std::nullopt;
+  if (from_event == nullptr || (waiting != nullptr && waiting != from_event)) {
+    // A dependency on work outside the capture (or in another capture).
+    if (waiting != nullptr) waiting->invalidated = true;
+    return cudaErrorStreamCaptureIsolation;
+  }
+  if (from_event->invalidated) return cudaErrorStreamCaptureInvalidated;
+  const std::vector<cudaGraphNode_t>& nodes = recorded->second.nodes;
+  if (waiting == nullptr) {  // a fork: the stream joins the capture where the event was recorded
+    capturing[stream] = from_event;
+    capturing_streams.fetch_add(1);
+    from_event->dependencies[stream] = nodes;
+    return cudaSuccess;
+  }
+  std::vector<cudaGraphNode_t>& deps = from_event->dependencies[stream];  // a join
+  for (cudaGraphNode_t n : nodes)
+    if (std::find(deps.begin(), deps.end(), n) == deps.end()) deps.push_back(n);
+  return cudaSuccess;
+}
+
+cudaError_t unsafe_call_during_capture() {
+  if (capturing_streams.load() == 0 || thread_mode == cudaStreamCaptureModeRelaxed) return cudaSuccess;
+  std::lock_guard lock(mutex);
+  cudaError_t result = cudaSuccess;
+  for (const auto& [stream, sequence] : capturing) {
+    if (sequence->mode == cudaStreamCaptureModeRelaxed) continue;
+    if (sequence->thread == std::this_thread::get_id() ||
+        (sequence->mode == cudaStreamCaptureModeGlobal && thread_mode == cudaStreamCaptureModeGlobal)) {
+      sequence->invalidated = true;  // as in CUDA, the capture cannot be trusted any more
+      result = cudaErrorStreamCaptureUnsupported;
+    }
+  }
+  return result;
+}
+
+cudaError_t legacy_stream_during_capture() {
+  if (capturing_streams.load() == 0) return cudaSuccess;
+  std::lock_guard lock(mutex);
+  cudaError_t result = cudaSuccess;
+  for (const auto& [stream, sequence] : capturing)
+    if ((stream_flags(stream) & cudaStreamNonBlocking) == 0) {
+      sequence->invalidated = true;
+      result = cudaErrorStreamCaptureImplicit;
+    }
+  return result;
+}
+
+cudaError_t synchronize_during_capture(cudaStream_t stream) {
+  if (capturing_streams.load() == 0) return cudaSuccess;
+  std::lock_guard lock(mutex);
+  const auto sequence = sequence_of(stream);
+  if (sequence == nullptr) return cudaSuccess;
+  sequence->invalidated = true;
+  return cudaErrorStreamCaptureUnsupported;
+}
+
+void forget_captured_stream(cudaStream_t stream) {
+  std::lock_guard lock(mutex);
+  if (const auto sequence = sequence_of(stream)) {
+    sequence->invalidated = true;
+    capturing.erase(stream);
+    capturing_streams.fetch_sub(1);
+  }
+}
+
+void forget_captured_event(cudaEvent_t event) {
+  std::lock_guard lock(mutex);
+  captured_events.erase(event);
+}
+
+}  // namespace cusim::sim
+
+namespace cusim::detail {
+
+bool stream_is_capturing(cudaStream_t stream) noexcept {
+  if (sim::capturing_streams.load(std::memory_order_relaxed) == 0) return false;
+  std::lock_guard lock(sim::mutex);
+  return sim::capturing.count(stream) != 0;
+}
+
+void capture_kernel(const void* kernel, const launch_config& config, bool cooperative, bound_kernel bound) {
+  sim::kernel_work k;
+  k.func = kernel;
+  k.grid = config.grid;
+  k.block = config.block;
+  k.shared_bytes = static_cast<unsigned>(config.shared_bytes);
+  k.cooperative = cooperative;
+  k.bound = std::move(bound);
+  sim::validate_kernel_work(k);  // a bad configuration fails the launch, as outside a capture
+  if (cudaError_t e = sim::capture_work(config.stream, std::move(k)); e != cudaSuccess)
+    throw cuda_error(e, "the launch could not be captured");
+}
+
+}  // namespace cusim::detail
+
+using namespace cusim::sim;
+
+cudaError_t cudaStreamBeginCapture(cudaStream_t stream, cudaStreamCaptureMode mode) {
+  if (stream == nullptr) return fail(cudaErrorStreamCaptureUnsupported);  // the legacy stream cannot capture
+  if (!stream_is_valid(stream)) return fail(cudaErrorInvalidResourceHandle);
+  if (mode < cudaStreamCaptureModeGlobal || mode > cudaStreamCaptureModeRelaxed) return fail(cudaErrorInvalidValue);
+  static std::atomic<unsigned long long> ids{0};
+  std::lock_guard lock(cusim::sim::mutex);
+  if (cusim::sim::capturing.count(stream) != 0) return fail(cudaErrorIllegalState);
+  auto sequence = std::make_shared<cusim::sim::capture_sequence>();
+  sequence->graph = create_graph();
+  sequence->mode = mode;
+  sequence->thread = std::this_thread::get_id();
+  sequence->origin = stream;
+  sequence->id = ++ids;
+  sequence->dependencies[stream] = {};
+  cusim::sim::capturing[stream] = std::move(sequence);
+  cusim::sim::capturing_streams.fetch_add(1);
+  return cudaSuccess;
+}
+
+cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t* graph) {
+  if (graph == nullptr) return fail(cudaErrorInvalidValue);
+  if (!stream_is_valid(stream)) return fail(cudaErrorInvalidResourceHandle);
+  std::lock_guard lock(cusim::sim::mutex);
+  const auto sequence = cusim::sim::sequence_of(stream);
+  if (sequence == nullptr) return fail(cudaErrorIllegalState);
+  if (sequence->origin != stream) {
+    sequence->invalidated = true;
+    return fail(cudaErrorStreamCaptureUnmatched);
+  }
+  if (sequence->mode != cudaStreamCaptureModeRelaxed && sequence->thread != std::this_thread::get_id())
+    return fail(cudaErrorStreamCaptureWrongThread);
+  cusim::sim::end(sequence);
+  *graph = nullptr;
+  if (sequence->invalidated) {
+    destroy_graph(sequence->graph);
+    return fail(cudaErrorStreamCaptureInvalidated);
+  }
+  // Every node must lead to the origin stream's position: work forked to another stream that the
+  // origin never waited for is unjoined.
+  const std::vector<cudaGraphNode_t>& joined = sequence->dependencies[stream];
+  for (cudaGraphNode_t leaf : leaves_of(sequence->graph))
+    if (std::find(joined.begin(), joined.end(), leaf) == joined.end()) {
+      destroy_graph(sequence->graph);
+      return fail(cudaErrorStreamCaptureUnjoined);
+    }
+  *graph = sequence->graph;
+  return cudaSuccess;
+}
+
+cudaError_t cudaStreamIsCapturing(cudaStream_t stream, cudaStreamCaptureStatus* status) {
+  if (status == nullptr) return fail(cudaErrorInvalidValue);
+  if (!stream_is_valid(stream)) return fail(cudaErrorInvalidResourceHandle);
+  std::lock_guard lock(cusim::sim::mutex);
+  if (stream == nullptr) {
+    for (const auto& [s, sequence] : cusim::sim::capturing)
+      if ((stream_flags(s) & cudaStreamNonBlocking) == 0) return fail(cudaErrorStreamCaptureImplicit);
+    *status = cudaStreamCaptureStatusNone;
+    return cudaSuccess;
+  }
+  const auto sequence = cusim::sim::sequence_of(stream);
+  *status = sequence == nullptr    ? cudaStreamCaptureStatusNone
+            : sequence->invalidated ? cudaStreamCaptureStatusInvalidated
+                                    : cudaStreamCaptureStatusActive;
+  return cudaSuccess;
+}
+
+cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream, cudaStreamCaptureStatus* status, unsigned long long* id,
+                                     cudaGraph_t* graph, const cudaGraphNode_t** dependencies,
+                                     const cudaGraphEdgeData** edge_data, std::size_t* count) {
+  if (cudaError_t e = cudaStreamIsCapturing(stream, status); e != cudaSuccess) return e;
+  std::lock_guard lock(cusim::sim::mutex);
+  const auto sequence = cusim::sim::sequence_of(stream);
+  if (sequence == nullptr) return cudaSuccess;
+  const std::vector<cudaGraphNode_t>& deps = sequence->dependencies[stream];
+  if (id != nullptr) *id = sequence->id;
+  if (graph != nullptr) *graph = sequence->graph;
+  if (dependencies != nullptr) *dependencies = deps.data();
+  if (edge_data != nullptr) *edge_data = nullptr;  // every edge is a full-completion one
+  if (count != nullptr) *count = deps.size();
+  return cudaSuccess;
+}
+
+cudaError_t cudaThreadExchangeStreamCaptureMode(cudaStreamCaptureMode* mode) {
+  if (mode == nullptr || *mode < cudaStreamCaptureModeGlobal || *mode > cudaStreamCaptureModeRelaxed)
+    return fail(cudaErrorInvalidValue);
+  std::swap(*mode, cusim::sim::thread_mode);
+  return cudaSuccess;
+}

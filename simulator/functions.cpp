@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: MIT
+// Kernels by address: argument binders (registered by every typed launch), launches through a
+// `const void*`, cudaFuncGetAttributes / cudaFuncSetAttribute, and the occupancy calculator.
+#include "functions.hpp"
+
+#include "device.hpp"
+#include "kernels.hpp"
+#include "last_error.hpp"
+
+#include <cusim/host/launch.hpp>
+
+#include <mutex>
+#include <unordered_map>
+
+namespace cusim::sim {
+
+namespace {
+/// What cudaFuncSetAttribute and cudaFuncSetCacheConfig kept for one kernel.
+struct function_settings {
+  int max_dynamic_shared = -1;  // -1: the default, what is left of 48 KiB after static shared memory
+  int carveout = cudaSharedmemCarveoutDefault;
+  cudaFuncCache cache = cudaFuncCachePreferNone;
+};
+
+struct function_registry {
+  std::mutex mutex;
+  std::unordered_map<const void*, detail::kernel_binder> binders;
+  std::unordered_map<const void*, function_settings> settings;
+};
+function_registry& registry() {
+  static auto* r = new function_registry;  // kernels launch from static destructors too
+  return *r;
+}
+
+cudaError_t launch_by_address(const void* kernel, dim3 grid, dim3 block, void** args, std::size_t shared_bytes,
+                              cudaStream_t stream, bool cooperative) {
+  if (kernel == nullptr) return fail(cudaErrorInvalidDeviceFunction);
+  const detail::kernel_binder bind = binder_for(kernel);
+  if (bind == nullptr) return fail(cudaErrorInvalidDeviceFunction);
+  const launch_config config{grid, block, shared_bytes, stream};
+  try {
+    detail::bound_kernel bound = bind(kernel, args);
+    if (stream != nullptr && detail::stream_is_capturing(stream))
+      detail::capture_kernel(kernel, config, cooperative, std::move(bound));
+    else
+      detail::launch_kernel(config, bound.thunk, std::move(bound.closure), cooperative, kernel);
+  } catch (...) {
+    return detail::c_api_launch_failed(std::current_exception(), stream);
+  }
+  return cudaSuccess;
+}
+
+bool valid_block_size(int block_size) { return block_size > 0 && block_size <= device_properties().maxThreadsPerBlock; }
+}  // namespace
+
+detail::kernel_binder binder_for(const void* kernel) {
+  std::lock_guard lock(registry().mutex);
+  auto it = registry().binders.find(kernel);
+  return it != registry().binders.end() ? it->second : nullptr;
+}
+
+}  // namespace cusim::sim
+
+namespace cusim::detail {
+void note_kernel_binder(const void* kernel, kernel_binder binder) {
+  std::lock_guard lock(sim::registry().mutex);
+  sim::registry().binders.emplace(kernel, binder);
+}
+}  // namespace cusim::detail
+
+using cusim::sim::fail;
+
+cudaError_t cudaLaunchKernel(const void* kernel, dim3 grid, dim3 block, void** args, std::size_t shared_bytes,
+                             cudaStream_t stream) {
+  return cusim::sim::launch_by_address(kernel, grid, block, args, shared_bytes, stream, false);
+}
+cudaError_t cudaLaunchCooperativeKernel(const void* kernel, dim3 grid, dim3 block, void** args, std::size_t shared_bytes,
+                                        cudaStream_t stream) {
+  return cusim::sim::launch_by_address(kernel, grid, block, args, shared_bytes, stream, true);
+}
+
+cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attributes, const void* kernel) {
+  if (attributes == nullptr) return fail(cudaErrorInvalidValue);
+  if (kernel == nullptr) return fail(cudaErrorInvalidDeviceFunction);
+  const cudaDeviceProp& p = cusim::sim::device_properties();
+  const std::size_t fixed = cusim::sim::kernel_info_of(kernel).static_shared_bytes.load(std::memory_order_relaxed);
+  cusim::sim::function_settings settings;
+  {
+    std::lock_guard lock(cusim::sim::registry().mutex);
+    if (auto it = cusim::sim::registry().settings.find(kernel); it != cusim::sim::registry().settings.end())
+      settings = it->second;
+  }
+  *attributes = cudaFuncAttributes{};
+  attributes->sharedSizeBytes = fixed;
+  attributes->maxThreadsPerBlock = p.maxThreadsPerBlock;
+  attributes->numRegs = 0;
+  attributes->ptxVersion = attributes->binaryVersion = p.major * 10 + p.minor;
+  attributes->maxDynamicSharedSizeBytes =
+      settings.max_dynamic_shared >= 0 ? settings.max_dynamic_shared : static_cast<int>(p.sharedMemPerBlock - fixed);
+  attributes->preferredShmemCarveout = settings.carveout;
+  return cudaSuccess;
+}
+
+cudaError_t cudaFuncSetAttribute(const void* kernel, cudaFuncAttribute attr, int value) {
+  if (kernel == nullptr) return fail(cudaErrorInvalidDeviceFunction);
+  const cudaDeviceProp& p = cusim::sim::device_properties();
+  std::lock_guard lock(cusim::sim::registry().mutex);
+  cusim::sim::function_settings& settings = cusim::sim::registry().settings[kernel];
+  switch (attr) {
+    case cudaFuncAttributeMaxDynamicSharedMemorySize: {
+      const std::size_t fixed = cusim::sim::kernel_info_of(kernel).static_shared_bytes.load(std::memory_order_relaxed);
+      if (value < 0 || static_cast<std::size_t>(value) + fixed > p.sharedMemPerBlockOptin) return fail(cudaErrorInvalidValue);
+      settings.max_dynamic_shared = value;
+      return cudaSuccess;
+    }
+    case cudaFuncAttributePreferredSharedMemoryCarveout:
+      if (value < cudaSharedmemCarveoutDefault || value > cudaSharedmemCarveoutMaxShared) return fail(cudaErrorInvalidValue);
+      settings.carveout = value;
+      return cudaSuccess;
+    case cudaFuncAttributeClusterDimMustBeSet:
+    case cudaFuncAttributeRequiredClusterWidth:
+    case cudaFuncAttributeRequiredClusterHeight:
+    case cudaFuncAttributeRequiredClusterDepth:
+    case cudaFuncAttributeNonPortableClusterSizeAllowed:
+    case cudaFuncAttributeClusterSchedulingPolicyPreference:
+      return fail(cudaErrorNotSupported);  // thread block clusters are not simulated
+    case cudaFuncAttributeMax: break;
+  }
+  return fail(cudaErrorInvalidValue);
+}
+
+cudaError_t cudaFuncSetCacheConfig(const void* kernel, cudaFuncCache config) {
+  if (kernel == nullptr) return fail(cudaErrorInvalidDeviceFunction);
+  if (config < cudaFuncCachePreferNone || config > cudaFuncCachePreferEqual) return fail(cudaErrorInvalidValue);
+  std::lock_guard lock(cusim::sim::registry().mutex);
+  cusim::sim::registry().settings[kernel].cache = config;
+  return cudaSuccess;
+}
+
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* blocks, const void* kernel, int block_size,
+                                                                  std::size_t shared_bytes, unsigned flags) {
+  if (blocks == nullptr || !cusim::sim::valid_block_size(block_size) || flags > cudaOccupancyDisableCachingOverride)
+    return fail(cudaErrorInvalidValue);
+  // What the kernel's launches showed of its static shared memory counts too, as on a GPU.
+  const std::size_t fixed =
+      kernel ? cusim::sim::kernel_info_of(kernel).static_shared_bytes.load(std::memory_order_relaxed) : 0;
+  if (fixed + shared_bytes > cusim::sim::device_properties().sharedMemPerBlockOptin) {
+    *blocks = 0;
+    return cudaSuccess;
+  }
+  *blocks = cusim::sim::max_blocks_per_multiprocessor(static_cast<unsigned>(block_size), fixed + shared_bytes);
+  return cudaSuccess;
+}
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, const void* kernel, int block_size,
+                                                         std::size_t shared_bytes) {
+  return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(blocks, kernel, block_size, shared_bytes,
+                                                                cudaOccupancyDefault);
+}
+
+cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(std::size_t* shared_bytes, const void* kernel, int blocks,
+                                                      int block_size) {
+  if (shared_bytes == nullptr || blocks <= 0 || !cusim::sim::valid_block_size(block_size))
+    return fail(cudaErrorInvalidValue);
+  const cudaDeviceProp& p = cusim::sim::device_properties();
+  const std::size_t fixed =
+      kernel ? cusim::sim::kernel_info_of(kernel).static_shared_bytes.load(std::memory_order_relaxed) : 0;
+  // As many blocks fit per multiprocessor as threads and blocks allow; shared memory is split
+  // between them, up to the per-block limit.
+  if (blocks > cusim::sim::max_blocks_per_multiprocessor(static_cast<unsigned>(block_size), 0)) {
+    *shared_bytes = 0;
+    return cudaSuccess;
+  }
+  std::size_t each = p.sharedMemPerMultiprocessor / static_cast<std::size_t>(blocks);
+  if (each > p.sharedMemPerBlockOptin) each = p.sharedMemPerBlockOptin;
+  *shared_bytes = each > fixed ? each - fixed : 0;
+  return cudaSuccess;
+}

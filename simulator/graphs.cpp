@@ -1,0 +1,598 @@
+// SPDX-License-Identifier: MIT
+// Graphs and their executable form. A launch queues each node's work on the stream in a
+// topological order (among ready nodes, the one added first), so a graph runs as the same work
+// queued by hand would.
+#include "graphs.hpp"
+
+#include "copies.hpp"
+#include "device.hpp"
+#include "functions.hpp"
+#include "kernels.hpp"
+#include "last_error.hpp"
+#include "memory.hpp"
+#include "streams.hpp"
+
+#include <cusim/host/launch.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <functional>
+#include <mutex>
+#include <queue>
+#include <set>
+#include <unordered_map>
+
+// Host code: the kernel built-ins' macros would hide cudaKernelNodeParams's members.
+#undef gridDim
+#undef blockDim
+
+struct CUgraphNode_st {
+  CUgraph_st* graph = nullptr;
+  cusim::sim::node_work work;
+  std::vector<CUgraphNode_st*> dependencies;
+};
+
+struct CUgraph_st {
+  std::vector<std::unique_ptr<CUgraphNode_st>> nodes;  // in the order they were added
+};
+
+struct CUgraphExec_st {
+  std::vector<cusim::sim::node_work> steps;            // in launch order
+  std::vector<std::size_t> step_of;                    // node index (order added) -> step
+  std::vector<std::vector<std::size_t>> dependencies;  // node index -> its dependencies' indices, sorted
+  std::unordered_map<const CUgraphNode_st*, std::size_t> step_of_node;  // nodes of the graphs it came from
+};
+
+namespace cusim::sim {
+
+namespace {
+
+std::mutex handles_mutex;
+std::set<cudaGraph_t> graphs;
+std::set<cudaGraphNode_t> nodes;
+std::set<cudaGraphExec_t> execs;
+
+bool exec_is_valid(cudaGraphExec_t exec) {
+  std::lock_guard lock(handles_mutex);
+  return execs.count(exec) != 0;
+}
+bool node_is_valid(cudaGraphNode_t node) {
+  std::lock_guard lock(handles_mutex);
+  return nodes.count(node) != 0;
+}
+
+cudaGraphNodeType type_of(const node_work& work) {
+  static constexpr cudaGraphNodeType types[] = {cudaGraphNodeTypeKernel, cudaGraphNodeTypeMemcpy,
+                                                cudaGraphNodeTypeMemset, cudaGraphNodeTypeHost,
+                                                cudaGraphNodeTypeEmpty,  cudaGraphNodeTypeMemAlloc,
+                                                cudaGraphNodeTypeMemFree};
+  return types[work.index()];
+}
+
+/// `count` dependencies, each a node of `graph`, none twice.
+bool valid_dependencies(cudaGraph_t graph, const cudaGraphNode_t* dependencies, std::size_t count) {
+  if (count > 0 && dependencies == nullptr) return false;
+  std::lock_guard lock(handles_mutex);
+  for (std::size_t i = 0; i < count; ++i) {
+    if (nodes.count(dependencies[i]) == 0 || dependencies[i]->graph != graph) return false;
+    if (std::find(dependencies, dependencies + i, dependencies[i]) != dependencies + i) return false;
+  }
+  return true;
+}
+
+/// The checks every cudaGraphAdd*Node makes, then the node.
+template <class MakeWork>
+cudaError_t add_checked(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
+                        std::size_t count, MakeWork make_work) {
+  if (node == nullptr || !graph_is_valid(graph) || !valid_dependencies(graph, dependencies, count))
+    return fail(cudaErrorInvalidValue);
+  node_work work;
+  if (cudaError_t e = make_work(work); e != cudaSuccess) return fail(e);
+  *node = add_node(graph, std::move(work), dependencies, count);
+  return cudaSuccess;
+}
+
+std::unordered_map<const CUgraphNode_st*, std::size_t> index_of_nodes(cudaGraph_t graph) {
+  std::unordered_map<const CUgraphNode_st*, std::size_t> index;
+  for (std::size_t i = 0; i < graph->nodes.size(); ++i) index[graph->nodes[i].get()] = i;
+  return index;
+}
+
+/// Kahn's algorithm, the earliest-added ready node first; false if the edges have a cycle.
+bool launch_order(cudaGraph_t graph, std::vector<std::size_t>& order) {
+  const auto index = index_of_nodes(graph);
+  const std::size_t n = graph->nodes.size();
+  std::vector<std::size_t> waiting(n);
+  std::vector<std::vector<std::size_t>> dependents(n);
+  for (std::size_t i = 0; i < n; ++i)
+    for (const CUgraphNode_st* d : graph->nodes[i]->dependencies) {
+      ++waiting[i];
+      dependents[index.at(d)].push_back(i);
+    }
+  std::priority_queue<std::size_t, std::vector<std::size_t>, std::greater<>> ready;
+  for (std::size_t i = 0; i < n; ++i)
+    if (waiting[i] == 0) ready.push(i);
+  order.clear();
+  while (!ready.empty()) {
+    const std::size_t i = ready.top();
+    ready.pop();
+    order.push_back(i);
+    for (std::size_t j : dependents[i])
+      if (--waiting[j] == 0) ready.push(j);
+  }
+  return order.size() == n;
+}
+
+std::vector<std::size_t> dependency_indices(const CUgraphNode_st& node,
+                                            const std::unordered_map<const CUgraphNode_st*, std::size_t>& index) {
+  std::vector<std::size_t> out;
+  for (const CUgraphNode_st* d : node.dependencies) out.push_back(index.at(d));
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+/// Queues one node's work on `stream`.
+cudaError_t run(const node_work& work, cudaStream_t stream) {
+  struct runner {
+    cudaStream_t stream;
+    cudaError_t operator()(const kernel_work& k) const {
+      try {
+        detail::launch_kernel(launch_config{k.grid, k.block, k.shared_bytes, stream}, k.bound.thunk, k.bound.closure,
+                              k.cooperative, k.func);
+      } catch (...) {
+        return detail::c_api_launch_failed(std::current_exception(), stream);
+      }
+      return cudaSuccess;
+    }
+    cudaError_t operator()(const copy_work& c) const {
+      submit(stream, [p = c.params] { run_copy(p); });
+      return cudaSuccess;
+    }
+    cudaError_t operator()(const memset_work& m) const {
+      submit(stream, [p = m.params] { run_memset(p); });
+      return cudaSuccess;
+    }
+    cudaError_t operator()(const host_work& h) const {
+      submit(stream, [h] { h.fn(h.user_data); });
+      return cudaSuccess;
+    }
+    cudaError_t operator()(const empty_work&) const { return cudaSuccess; }
+    cudaError_t operator()(const alloc_work& a) const {
+      submit(stream, [allocation = a.allocation] { allocation->map(); });
+      return cudaSuccess;
+    }
+    cudaError_t operator()(const free_work& f) const {
+      submit(stream, [p = f.ptr] { release(p, true, false); });
+      return cudaSuccess;
+    }
+  };
+  return std::visit(runner{stream}, work);
+}
+
+}  // namespace
+
+graph_allocation::graph_allocation(std::size_t bytes) : bytes_(bytes) {
+  constexpr std::size_t alignment = 256;
+  ptr_ = std::aligned_alloc(alignment, (bytes + alignment - 1) / alignment * alignment);
+  if (ptr_ != nullptr && !adopt(ptr_, bytes_, allocation_kind::device)) {
+    std::free(ptr_);
+    ptr_ = nullptr;
+  }
+}
+
+graph_allocation::~graph_allocation() {
+  // Still live: the program frees it (cudaFree), so the registry takes it over.
+  if (ptr_ != nullptr && !take_ownership(ptr_)) std::free(ptr_);
+}
+
+void graph_allocation::map() const { adopt(ptr_, bytes_, allocation_kind::device); }
+
+cudaGraph_t create_graph() {
+  auto* g = new CUgraph_st;
+  std::lock_guard lock(handles_mutex);
+  graphs.insert(g);
+  return g;
+}
+
+void destroy_graph(cudaGraph_t graph) {
+  {
+    std::lock_guard lock(handles_mutex);
+    graphs.erase(graph);
+    for (const auto& n : graph->nodes) nodes.erase(n.get());
+  }
+  delete graph;
+}
+
+bool graph_is_valid(cudaGraph_t graph) noexcept {
+  std::lock_guard lock(handles_mutex);
+  return graphs.count(graph) != 0;
+}
+
+cudaGraphNode_t add_node(cudaGraph_t graph, node_work work, const cudaGraphNode_t* dependencies, std::size_t count) {
+  auto node = std::make_unique<CUgraphNode_st>();
+  node->graph = graph;
+  node->work = std::move(work);
+  node->dependencies.assign(dependencies, dependencies + count);
+  cudaGraphNode_t handle = node.get();
+  graph->nodes.push_back(std::move(node));
+  std::lock_guard lock(handles_mutex);
+  nodes.insert(handle);
+  return handle;
+}
+
+std::vector<cudaGraphNode_t> leaves_of(cudaGraph_t graph) {
+  std::set<const CUgraphNode_st*> depended_on;
+  for (const auto& n : graph->nodes) depended_on.insert(n->dependencies.begin(), n->dependencies.end());
+  std::vector<cudaGraphNode_t> leaves;
+  for (const auto& n : graph->nodes)
+    if (depended_on.count(n.get()) == 0) leaves.push_back(n.get());
+  return leaves;
+}
+
+void validate_kernel_work(const kernel_work& k) {
+  const launch_config config{k.grid, k.block, k.shared_bytes, nullptr};
+  validate_launch(config, kernel_info_of(k.func));
+  if (k.cooperative) validate_cooperative_launch(config);
+}
+
+cudaError_t make_kernel_work(const cudaKernelNodeParams& params, kernel_work* work) {
+  if (params.func == nullptr) return cudaErrorInvalidDeviceFunction;
+  if (params.extra != nullptr) return cudaErrorNotSupported;  // packed argument buffers are not simulated
+  const detail::kernel_binder bind = binder_for(params.func);
+  if (bind == nullptr) return cudaErrorInvalidDeviceFunction;
+  kernel_work k;
+  k.func = params.func;
+  k.grid = params.gridDim;
+  k.block = params.blockDim;
+  k.shared_bytes = params.sharedMemBytes;
+  try {
+    validate_kernel_work(k);
+    k.bound = bind(params.func, params.kernelParams);
+  } catch (const cuda_error& e) {
+    return e.code();
+  }
+  *work = std::move(k);
+  return cudaSuccess;
+}
+
+}  // namespace cusim::sim
+
+using namespace cusim::sim;
+
+cudaError_t cudaGraphCreate(cudaGraph_t* graph, unsigned flags) {
+  if (graph == nullptr || flags != 0) return fail(cudaErrorInvalidValue);
+  *graph = create_graph();
+  return cudaSuccess;
+}
+
+cudaError_t cudaGraphDestroy(cudaGraph_t graph) {
+  if (!graph_is_valid(graph)) return fail(cudaErrorInvalidValue);
+  destroy_graph(graph);
+  return cudaSuccess;
+}
+
+cudaError_t cudaGraphClone(cudaGraph_t* clone, cudaGraph_t original) {
+  if (clone == nullptr || !graph_is_valid(original)) return fail(cudaErrorInvalidValue);
+  cudaGraph_t copy = create_graph();
+  std::unordered_map<const CUgraphNode_st*, cudaGraphNode_t> copied;
+  for (const auto& n : original->nodes) {
+    std::vector<cudaGraphNode_t> dependencies;
+    for (const CUgraphNode_st* d : n->dependencies) dependencies.push_back(copied.at(d));
+    copied[n.get()] = add_node(copy, n->work, dependencies.data(), dependencies.size());
+  }
+  *clone = copy;
+  return cudaSuccess;
+}
+
+namespace {
+/// CUDA's protocol for listing: with a null array, the count; else up to *count entries (the rest
+/// of a longer array set to null) and the real count.
+template <class T>
+cudaError_t list(const std::vector<T>& items, T* out, std::size_t* count) {
+  if (count == nullptr) return fail(cudaErrorInvalidValue);
+  if (out != nullptr)
+    for (std::size_t i = 0; i < *count; ++i) out[i] = i < items.size() ? items[i] : T{};
+  *count = items.size();
+  return cudaSuccess;
+}
+}  // namespace
+
+cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t* out, std::size_t* count) {
+  if (!graph_is_valid(graph)) return fail(cudaErrorInvalidValue);
+  std::vector<cudaGraphNode_t> all;
+  for (const auto& n : graph->nodes) all.push_back(n.get());
+  return list(all, out, count);
+}
+
+cudaError_t cudaGraphGetRootNodes(cudaGraph_t graph, cudaGraphNode_t* out, std::size_t* count) {
+  if (!graph_is_valid(graph)) return fail(cudaErrorInvalidValue);
+  std::vector<cudaGraphNode_t> roots;
+  for (const auto& n : graph->nodes)
+    if (n->dependencies.empty()) roots.push_back(n.get());
+  return list(roots, out, count);
+}
+
+cudaError_t cudaGraphGetEdges(cudaGraph_t graph, cudaGraphNode_t* from, cudaGraphNode_t* to,
+                              cudaGraphEdgeData* edge_data, std::size_t* count) {
+  if (!graph_is_valid(graph) || count == nullptr || (from == nullptr) != (to == nullptr))
+    return fail(cudaErrorInvalidValue);
+  std::vector<cudaGraphNode_t> sources, targets;
+  for (const auto& n : graph->nodes)
+    for (CUgraphNode_st* d : n->dependencies) sources.push_back(d), targets.push_back(n.get());
+  if (edge_data != nullptr)
+    for (std::size_t i = 0; i < *count; ++i) edge_data[i] = cudaGraphEdgeData{};
+  std::size_t n = *count;
+  list(sources, from, &n);
+  return list(targets, to, count);
+}
+
+cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t* from, const cudaGraphNode_t* to,
+                                     const cudaGraphEdgeData* edge_data, std::size_t count) {
+  if (!graph_is_valid(graph) || (count > 0 && (from == nullptr || to == nullptr))) return fail(cudaErrorInvalidValue);
+  for (std::size_t i = 0; i < count; ++i) {
+    if (edge_data != nullptr && (edge_data[i].from_port != 0 || edge_data[i].to_port != 0 || edge_data[i].type != 0))
+      return fail(cudaErrorNotSupported);  // only full-completion edges
+    if (!valid_dependencies(graph, &from[i], 1) || !valid_dependencies(graph, &to[i], 1) || from[i] == to[i])
+      return fail(cudaErrorInvalidValue);
+    auto& deps = to[i]->dependencies;
+    if (std::find(deps.begin(), deps.end(), from[i]) != deps.end()) return fail(cudaErrorInvalidValue);
+  }
+  for (std::size_t i = 0; i < count; ++i) to[i]->dependencies.push_back(from[i]);
+  return cudaSuccess;
+}
+
+cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, cudaGraphNodeType* type) {
+  if (type == nullptr || !node_is_valid(node)) return fail(cudaErrorInvalidValue);
+  *type = type_of(node->work);
+  return cudaSuccess;
+}
+
+cudaError_t cudaGraphNodeGetDependencies(cudaGraphNode_t node, cudaGraphNode_t* dependencies,
+                                         cudaGraphEdgeData* edge_data, std::size_t* count) {
+  if (!node_is_valid(node)) return fail(cudaErrorInvalidValue);
+  if (edge_data != nullptr && count != nullptr)
+    for (std::size_t i = 0; i < *count; ++i) edge_data[i] = cudaGraphEdgeData{};
+  return list(node->dependencies, dependencies, count);
+}
+
+cudaError_t cudaGraphDestroyNode(cudaGraphNode_t node) {
+  if (!node_is_valid(node)) return fail(cudaErrorInvalidValue);
+  CUgraph_st* graph = node->graph;
+  for (auto& n : graph->nodes) std::erase(n->dependencies, node);
+  {
+    std::lock_guard lock(handles_mutex);
+    nodes.erase(node);
+  }
+  std::erase_if(graph->nodes, [node](const auto& n) { return n.get() == node; });
+  return cudaSuccess;
+}
+
+cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
+                                   std::size_t count, const cudaKernelNodeParams* params) {
+  return add_checked(node, graph, dependencies, count, [&](node_work& work) {
+    if (params == nullptr) return cudaErrorInvalidValue;
+    kernel_work k;
+    const cudaError_t e = make_kernel_work(*params, &k);
+    work = std::move(k);
+    return e;
+  });
+}
+
+cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t node, cudaKernelNodeParams* params) {
+  if (params == nullptr || !node_is_valid(node)) return fail(cudaErrorInvalidValue);
+  const auto* k = std::get_if<kernel_work>(&node->work);
+  if (k == nullptr) return fail(cudaErrorInvalidValue);
+  *params = cudaKernelNodeParams{const_cast<void*>(k->func), k->grid, k->block, k->shared_bytes,
+                                 const_cast<void**>(k->bound.params.data()), nullptr};
+  return cudaSuccess;
+}
+
+cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t node, const cudaKernelNodeParams* params) {
+  if (params == nullptr || !node_is_valid(node) || !std::holds_alternative<kernel_work>(node->work))
+    return fail(cudaErrorInvalidValue);
+  kernel_work k;
+  if (cudaError_t e = make_kernel_work(*params, &k); e != cudaSuccess) return fail(e);
+  node->work = std::move(k);
+  return cudaSuccess;
+}
+
+cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
+                                   std::size_t count, const cudaMemcpy3DParms* params) {
+  return add_checked(node, graph, dependencies, count, [&](node_work& work) {
+    if (params == nullptr) return cudaErrorInvalidValue;
+    if (cudaError_t e = check_copy(*params); e != cudaSuccess) return e;
+    work = copy_work{*params};
+    return cudaSuccess;
+  });
+}
+
+cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
+                                     std::size_t count, void* dst, const void* src, std::size_t bytes,
+                                     cudaMemcpyKind kind) {
+  const cudaMemcpy3DParms copy = linear_copy(dst, src, bytes, kind);
+  return cudaGraphAddMemcpyNode(node, graph, dependencies, count, &copy);
+}
+
+cudaError_t cudaGraphMemcpyNodeGetParams(cudaGraphNode_t node, cudaMemcpy3DParms* params) {
+  if (params == nullptr || !node_is_valid(node)) return fail(cudaErrorInvalidValue);
+  const auto* c = std::get_if<copy_work>(&node->work);
+  if (c == nullptr) return fail(cudaErrorInvalidValue);
+  *params = c->params;
+  return cudaSuccess;
+}
+
+cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
+                                   std::size_t count, const cudaMemsetParams* params) {
+  return add_checked(node, graph, dependencies, count, [&](node_work& work) {
+    if (params == nullptr) return cudaErrorInvalidValue;
+    if (cudaError_t e = check_memset(*params); e != cudaSuccess) return e;
+    work = memset_work{*params};
+    return cudaSuccess;
+  });
+}
+
+cudaError_t cudaGraphAddHostNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
+                                 std::size_t count, const cudaHostNodeParams* params) {
+  return add_checked(node, graph, dependencies, count, [&](node_work& work) {
+    if (params == nullptr || params->fn == nullptr) return cudaErrorInvalidValue;
+    work = host_work{params->fn, params->userData};
+    return cudaSuccess;
+  });
+}
+
+cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
+                                  std::size_t count) {
+  return add_checked(node, graph, dependencies, count, [](node_work& work) {
+    work = empty_work{};
+    return cudaSuccess;
+  });
+}
+
+cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
+                                     std::size_t count, cudaMemAllocNodeParams* params) {
+  return add_checked(node, graph, dependencies, count, [&](node_work& work) {
+    if (params == nullptr || params->bytesize == 0 || params->poolProps.allocType != cudaMemAllocationTypePinned ||
+        params->poolProps.location.type != cudaMemLocationTypeDevice || params->poolProps.location.id != 0)
+      return cudaErrorInvalidValue;
+    if (params->bytesize > device_properties().totalGlobalMem) return cudaErrorMemoryAllocation;
+    auto allocation = std::make_shared<graph_allocation>(params->bytesize);
+    if (allocation->ptr() == nullptr) return cudaErrorMemoryAllocation;
+    params->dptr = allocation->ptr();
+    work = alloc_work{std::move(allocation), *params};
+    return cudaSuccess;
+  });
+}
+
+cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
+                                    std::size_t count, void* ptr) {
+  return add_checked(node, graph, dependencies, count, [&](node_work& work) {
+    const auto a = find_allocation(ptr);
+    if (ptr == nullptr || !a || a->base != ptr || a->kind != allocation_kind::device) return cudaErrorInvalidValue;
+    work = free_work{ptr};
+    return cudaSuccess;
+  });
+}
+
+cudaError_t cudaGraphInstantiate(cudaGraphExec_t* exec, cudaGraph_t graph, unsigned long long flags) {
+  if (exec == nullptr || !graph_is_valid(graph)) return fail(cudaErrorInvalidValue);
+  if (flags & ~static_cast<unsigned long long>(cudaGraphInstantiateFlagAutoFreeOnLaunch | cudaGraphInstantiateFlagUpload |
+                                                cudaGraphInstantiateFlagUseNodePriority))
+    return fail(cudaErrorInvalidValue);  // device launch is not simulated
+  std::vector<std::size_t> order;
+  if (!launch_order(graph, order)) return fail(cudaErrorInvalidValue);  // a cycle
+  auto* e = new CUgraphExec_st;
+  const auto index = index_of_nodes(graph);
+  e->step_of.resize(order.size());
+  for (std::size_t step = 0; step < order.size(); ++step) {
+    const CUgraphNode_st* n = graph->nodes[order[step]].get();
+    e->steps.push_back(n->work);
+    e->step_of[order[step]] = step;
+    e->step_of_node[n] = step;
+  }
+  for (const auto& n : graph->nodes) e->dependencies.push_back(dependency_indices(*n, index));
+  {
+    std::lock_guard lock(handles_mutex);
+    execs.insert(e);
+  }
+  *exec = e;
+  return cudaSuccess;
+}
+
+cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t* exec, cudaGraph_t graph, unsigned long long flags) {
+  return cudaGraphInstantiate(exec, graph, flags);
+}
+
+cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream) {
+  if (!exec_is_valid(exec)) return fail(cudaErrorInvalidValue);
+  if (!stream_is_valid(stream)) return fail(cudaErrorInvalidResourceHandle);
+  if (stream != nullptr && cusim::detail::stream_is_capturing(stream))
+    return fail(cudaErrorStreamCaptureUnsupported);  // child graph nodes are not simulated
+  for (const node_work& work : exec->steps)
+    if (cudaError_t e = run(work, stream); e != cudaSuccess) return e;
+  return cudaSuccess;
+}
+
+cudaError_t cudaGraphUpload(cudaGraphExec_t exec, cudaStream_t stream) {
+  if (!exec_is_valid(exec)) return fail(cudaErrorInvalidValue);
+  return stream_is_valid(stream) ? cudaSuccess : fail(cudaErrorInvalidResourceHandle);
+}
+
+cudaError_t cudaGraphExecDestroy(cudaGraphExec_t exec) {
+  {
+    std::lock_guard lock(handles_mutex);
+    if (execs.erase(exec) == 0) return fail(cudaErrorInvalidValue);
+  }
+  delete exec;
+  return cudaSuccess;
+}
+
+namespace {
+/// The step of `exec` that `node` (of a graph it came from) became, if it holds work of type T.
+template <class T>
+T* step_of(cudaGraphExec_t exec, cudaGraphNode_t node) {
+  if (!exec_is_valid(exec)) return nullptr;
+  auto it = exec->step_of_node.find(node);
+  return it != exec->step_of_node.end() ? std::get_if<T>(&exec->steps[it->second]) : nullptr;
+}
+}  // namespace
+
+cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t exec, cudaGraphNode_t node,
+                                             const cudaKernelNodeParams* params) {
+  kernel_work* step = step_of<kernel_work>(exec, node);
+  if (step == nullptr || params == nullptr) return fail(cudaErrorInvalidValue);
+  kernel_work k;
+  if (cudaError_t e = make_kernel_work(*params, &k); e != cudaSuccess) return fail(e);
+  *step = std::move(k);
+  return cudaSuccess;
+}
+
+cudaError_t cudaGraphExecMemcpyNodeSetParams(cudaGraphExec_t exec, cudaGraphNode_t node, const cudaMemcpy3DParms* params) {
+  copy_work* step = step_of<copy_work>(exec, node);
+  if (step == nullptr || params == nullptr) return fail(cudaErrorInvalidValue);
+  if (cudaError_t e = check_copy(*params); e != cudaSuccess) return fail(e);
+  step->params = *params;
+  return cudaSuccess;
+}
+
+cudaError_t cudaGraphExecMemsetNodeSetParams(cudaGraphExec_t exec, cudaGraphNode_t node, const cudaMemsetParams* params) {
+  memset_work* step = step_of<memset_work>(exec, node);
+  if (step == nullptr || params == nullptr) return fail(cudaErrorInvalidValue);
+  if (cudaError_t e = check_memset(*params); e != cudaSuccess) return fail(e);
+  step->params = *params;
+  return cudaSuccess;
+}
+
+cudaError_t cudaGraphExecHostNodeSetParams(cudaGraphExec_t exec, cudaGraphNode_t node, const cudaHostNodeParams* params) {
+  host_work* step = step_of<host_work>(exec, node);
+  if (step == nullptr || params == nullptr || params->fn == nullptr) return fail(cudaErrorInvalidValue);
+  *step = host_work{params->fn, params->userData};
+  return cudaSuccess;
+}
+
+cudaError_t cudaGraphExecUpdate(cudaGraphExec_t exec, cudaGraph_t graph, cudaGraphExecUpdateResultInfo* info) {
+  if (!exec_is_valid(exec) || !graph_is_valid(graph)) return fail(cudaErrorInvalidValue);
+  auto result = [&](cudaGraphExecUpdateResult r, cudaGraphNode_t node) {
+    if (info != nullptr) *info = cudaGraphExecUpdateResultInfo{r, node, nullptr};
+    return r == cudaGraphExecUpdateSuccess ? cudaSuccess : fail(cudaErrorGraphExecUpdateFailure);
+  };
+  if (graph->nodes.size() != exec->steps.size()) return result(cudaGraphExecUpdateErrorTopologyChanged, nullptr);
+  const auto index = index_of_nodes(graph);
+  for (std::size_t i = 0; i < graph->nodes.size(); ++i) {
+    CUgraphNode_st* n = graph->nodes[i].get();
+    const node_work& old = exec->steps[exec->step_of[i]];
+    if (n->work.index() != old.index()) return result(cudaGraphExecUpdateErrorNodeTypeChanged, n);
+    if (dependency_indices(*n, index) != exec->dependencies[i]) return result(cudaGraphExecUpdateErrorTopologyChanged, n);
+    if (std::holds_alternative<alloc_work>(n->work) || std::holds_alternative<free_work>(n->work))
+      return result(cudaGraphExecUpdateErrorNotSupported, n);
+    if (const auto* k = std::get_if<kernel_work>(&n->work); k && k->func != std::get<kernel_work>(old).func)
+      return result(cudaGraphExecUpdateErrorFunctionChanged, n);
+  }
+  for (std::size_t i = 0; i < graph->nodes.size(); ++i) {
+    exec->steps[exec->step_of[i]] = graph->nodes[i]->work;
+    exec->step_of_node[graph->nodes[i].get()] = exec->step_of[i];
+  }
+  return result(cudaGraphExecUpdateSuccess, nullptr);
+}
+
+cudaError_t cudaDeviceGraphMemTrim(int device) { return device == 0 ? cudaSuccess : fail(cudaErrorInvalidDevice); }

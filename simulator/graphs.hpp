@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: MIT
+// CUDA graphs: nodes (kernels, copies, memsets, host functions, allocations) with dependencies,
+// built by hand or by stream capture (capture.cpp), instantiated into an executable order and
+// launched onto a stream.
+#pragma once
+
+#include <cusim/cuda_runtime.hpp>
+
+#include <cstddef>
+#include <memory>
+#include <variant>
+#include <vector>
+
+namespace cusim::sim {
+
+/// The memory of an allocation node: reserved when the node is made, so that its address is the
+/// same at every launch, and live (known to the allocation registry) from then until freed, and
+/// again from each run of the node. When the last graph holding it goes, memory still live becomes
+/// the program's to free; freed memory is released.
+class graph_allocation {
+ public:
+  explicit graph_allocation(std::size_t bytes);
+  ~graph_allocation();
+  graph_allocation(const graph_allocation&) = delete;
+  graph_allocation& operator=(const graph_allocation&) = delete;
+
+  void* ptr() const noexcept { return ptr_; }
+  /// The node's run: live again if a free node, cudaFree or cudaFreeAsync freed it.
+  void map() const;
+
+ private:
+  void* ptr_ = nullptr;
+  std::size_t bytes_ = 0;
+};
+
+struct kernel_work {
+  const void* func = nullptr;
+  dim3 grid, block;
+  unsigned shared_bytes = 0;
+  bool cooperative = false;
+  detail::bound_kernel bound;
+};
+struct copy_work {
+  cudaMemcpy3DParms params;
+};
+struct memset_work {
+  cudaMemsetParams params;
+};
+struct host_work {
+  cudaHostFn_t fn;
+  void* user_data;
+};
+struct empty_work {};
+struct alloc_work {
+  std::shared_ptr<graph_allocation> allocation;
+  cudaMemAllocNodeParams params;
+};
+struct free_work {
+  void* ptr;
+};
+/// What a node does; its cudaGraphNodeType follows from the alternative.
+using node_work = std::variant<kernel_work, copy_work, memset_work, host_work, empty_work, alloc_work, free_work>;
+
+cudaGraph_t create_graph();
+void destroy_graph(cudaGraph_t graph);
+bool graph_is_valid(cudaGraph_t graph) noexcept;
+/// Adds a node running `work` after `dependencies` (nodes of `graph`, checked by the caller).
+cudaGraphNode_t add_node(cudaGraph_t graph, node_work work, const cudaGraphNode_t* dependencies, std::size_t count);
+/// The nodes of `graph` that no other node depends on.
+std::vector<cudaGraphNode_t> leaves_of(cudaGraph_t graph);
+
+/// A kernel node's work from CUDA's parameters: the arguments bound (copied) through the kernel's
+/// binder, the configuration checked as a launch would be. cudaErrorInvalidDeviceFunction for a
+/// kernel the simulator cannot launch by address.
+cudaError_t make_kernel_work(const cudaKernelNodeParams& params, kernel_work* work);
+/// The checks of a launch of `work` (throws cuda_error, as a launch does).
+void validate_kernel_work(const kernel_work& work);
+
+}  // namespace cusim::sim
