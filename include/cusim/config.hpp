@@ -4,8 +4,11 @@
 
 // CUSIM_BACKEND_SIM / CUSIM_BACKEND_CUDA come from the cusim::cusim CMake target, so every
 // translation unit of a program agrees on the backend. A bare nvcc compile selects cuda.
+// CUSIM_UNMODIFIED_CUDA: the simulator's <cuda_runtime.h> compiles an unmodified CUDA program,
+// which cusim's nvcc driver (docs/unmodified-cuda.md) compiles with the host compiler and
+// __CUDACC__ defined: the sim backend.
 #if !defined(CUSIM_BACKEND_SIM) && !defined(CUSIM_BACKEND_CUDA)
-#  if defined(__CUDACC__)
+#  if defined(__CUDACC__) && !defined(CUSIM_UNMODIFIED_CUDA)
 #    define CUSIM_BACKEND_CUDA 1
 #  else
 #    define CUSIM_BACKEND_SIM 1
@@ -26,7 +29,7 @@
 /// True when kernels are compiled by nvcc for a real GPU.
 #define CUSIM_BACKEND_IS_CUDA() (CUSIM_BACKEND_CUDA)
 
-#if CUSIM_BACKEND_IS_SIM() && defined(__CUDACC__)
+#if CUSIM_BACKEND_IS_SIM() && defined(__CUDACC__) && !defined(CUSIM_UNMODIFIED_CUDA)
 #  error "cusim: the sim backend compiles .cu files with the host C++ compiler, not nvcc"
 #endif
 

@@ -11,6 +11,10 @@
 #include <cusim/kernel/warp.hpp>
 
 #include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
 
 namespace cusim::cg {
 
@@ -74,6 +78,23 @@ inline int lane_of_rank(unsigned mask, unsigned rank) {
     if (rank == 0) return std::countr_zero(m);
   return -1;  // not a member: the shuffle below reports it
 }
+/// A tile's shuffle of any trivially copyable T, as CUDA's tiles take: values of up to 64 bits
+/// in one warp collective, larger ones (uint4, a struct) in 8-byte pieces.
+template <class T, class Shuffle>
+T shuffle_any(const T& var, Shuffle one) {
+  if constexpr (sizeof(T) <= 8) {
+    return one(var);
+  } else {
+    static_assert(std::is_trivially_copyable_v<T>, "a tile shuffles values of trivially copyable types");
+    constexpr std::size_t pieces = (sizeof(T) + 7) / 8;
+    std::uint64_t in[pieces] = {}, out[pieces];
+    std::memcpy(in, &var, sizeof(T));
+    for (std::size_t i = 0; i < pieces; ++i) out[i] = one(in[i]);
+    T result;
+    std::memcpy(&result, out, sizeof(T));
+    return result;
+  }
+}
 }  // namespace detail_cg
 
 /// A tile of `Size` consecutive threads of a block (Size a power of two up to 32): a warp or a
@@ -85,6 +106,10 @@ class thread_block_tile {
 
  public:
   thread_block_tile() : mask_(detail_cg::tile_mask(Size)) {}
+  /// thread_block_tile<N> names any tile of N threads, whatever it was partitioned from.
+  template <class OtherParent>
+    requires(!std::is_same_v<OtherParent, Parent>)
+  thread_block_tile(const thread_block_tile<Size, OtherParent>& other) : mask_(other.lane_mask()) {}
 
   void sync(source_location site = source_location::current()) const { __syncwarp(mask_, site); }
   unsigned thread_rank() const { return lane_id() % Size; }
@@ -95,19 +120,20 @@ class thread_block_tile {
 
   template <class T>
   T shfl(T var, int src_rank, source_location site = source_location::current()) const {
-    return __shfl_sync(mask_, var, src_rank, static_cast<int>(Size), site);
+    return detail_cg::shuffle_any(var, [&](auto v) { return __shfl_sync(mask_, v, src_rank, static_cast<int>(Size), site); });
   }
   template <class T>
   T shfl_up(T var, unsigned delta, source_location site = source_location::current()) const {
-    return __shfl_up_sync(mask_, var, delta, static_cast<int>(Size), site);
+    return detail_cg::shuffle_any(var, [&](auto v) { return __shfl_up_sync(mask_, v, delta, static_cast<int>(Size), site); });
   }
   template <class T>
   T shfl_down(T var, unsigned delta, source_location site = source_location::current()) const {
-    return __shfl_down_sync(mask_, var, delta, static_cast<int>(Size), site);
+    return detail_cg::shuffle_any(var, [&](auto v) { return __shfl_down_sync(mask_, v, delta, static_cast<int>(Size), site); });
   }
   template <class T>
   T shfl_xor(T var, unsigned lane_mask, source_location site = source_location::current()) const {
-    return __shfl_xor_sync(mask_, var, static_cast<int>(lane_mask), static_cast<int>(Size), site);
+    return detail_cg::shuffle_any(
+        var, [&](auto v) { return __shfl_xor_sync(mask_, v, static_cast<int>(lane_mask), static_cast<int>(Size), site); });
   }
   int any(int predicate, source_location site = source_location::current()) const { return __any_sync(mask_, predicate, site); }
   int all(int predicate, source_location site = source_location::current()) const { return __all_sync(mask_, predicate, site); }
@@ -123,33 +149,16 @@ class thread_block_tile {
   unsigned match_all(T value, int& pred, source_location site = source_location::current()) const {
     return __match_all_sync(mask_, value, &pred, site) >> std::countr_zero(mask_);
   }
+  /// The lanes of the caller's warp in the tile (not in CUDA: for partitions of a tile).
+  unsigned lane_mask() const { return mask_; }
 
  private:
   unsigned mask_;
 };
 
-/// A tile of a size chosen at run time (a power of two up to 32): sync, thread_rank, size.
-class thread_group {
- public:
-  explicit thread_group(unsigned size) : size_(size), mask_(detail_cg::tile_mask(size)) {}
-  void sync(source_location site = source_location::current()) const { __syncwarp(mask_, site); }
-  unsigned thread_rank() const { return lane_id() % size_; }
-  unsigned num_threads() const { return size_; }
-  unsigned size() const { return size_; }
-
- private:
-  unsigned size_, mask_;
-};
-
 template <unsigned Size>
 thread_block_tile<Size, thread_block> tiled_partition(const thread_block&) {
   return {};
-}
-
-/// Run-time tile size: a power of two from 1 to 32, or a tagged error.
-inline thread_group tiled_partition(const thread_block&, unsigned size, source_location site = source_location::current()) {
-  if (size < 1 || size > 32 || !std::has_single_bit(size)) detail::fail_bad_tile(size, site);
-  return thread_group(size);
 }
 
 /// The threads of the calling warp that call coalesced_threads() together (see __activemask).
@@ -162,7 +171,8 @@ class coalesced_group {
   unsigned size() const { return num_threads(); }
   template <class T>
   T shfl(T var, unsigned src_rank, source_location site = source_location::current()) const {
-    return __shfl_sync(mask_, var, detail_cg::lane_of_rank(mask_, src_rank), 32, site);
+    return detail_cg::shuffle_any(
+        var, [&](auto v) { return __shfl_sync(mask_, v, detail_cg::lane_of_rank(mask_, src_rank), 32, site); });
   }
   int any(int predicate, source_location site = source_location::current()) const { return __any_sync(mask_, predicate, site); }
   int all(int predicate, source_location site = source_location::current()) const { return __all_sync(mask_, predicate, site); }
@@ -170,6 +180,8 @@ class coalesced_group {
   unsigned ballot(int predicate, source_location site = source_location::current()) const {
     return detail_cg::compact(__ballot_sync(mask_, predicate, site), mask_);
   }
+  /// The lanes of the caller's warp in the group (not in CUDA: for partitions of a group).
+  unsigned lane_mask() const { return mask_; }
 
  private:
   unsigned mask_;
@@ -177,6 +189,40 @@ class coalesced_group {
 
 inline coalesced_group coalesced_threads(source_location site = source_location::current()) {
   return coalesced_group(__activemask(site));
+}
+
+/// Any group, its kind chosen at run time: the block, a tile (also of a size chosen at run time)
+/// or a coalesced group. A function taking a thread_group works on each.
+class thread_group {
+ public:
+  /// A tile of `size` lanes (a power of two up to 32), as tiled_partition(block, size) makes.
+  explicit thread_group(unsigned size) : block_(false), mask_(detail_cg::tile_mask(size)) {}
+  thread_group(const thread_block&) : block_(true), mask_(0) {}
+  template <unsigned Size, class Parent>
+  thread_group(const thread_block_tile<Size, Parent>& tile) : block_(false), mask_(tile.lane_mask()) {}
+  thread_group(const coalesced_group& g) : block_(false), mask_(g.lane_mask()) {}
+
+  void sync(source_location site = source_location::current()) const {
+    if (block_) __syncthreads(site);
+    else __syncwarp(mask_, site);
+  }
+  unsigned thread_rank() const {
+    return block_ ? detail::linear_thread_index() : static_cast<unsigned>(std::popcount(mask_ & lanemask_lt()));
+  }
+  unsigned num_threads() const {
+    return block_ ? blockDim.x * blockDim.y * blockDim.z : static_cast<unsigned>(std::popcount(mask_));
+  }
+  unsigned size() const { return num_threads(); }
+
+ private:
+  bool block_;
+  unsigned mask_;
+};
+
+/// Run-time tile size: a power of two from 1 to 32, or a tagged error.
+inline thread_group tiled_partition(const thread_block&, unsigned size, source_location site = source_location::current()) {
+  if (size < 1 || size > 32 || !std::has_single_bit(size)) detail::fail_bad_tile(size, site);
+  return thread_group(size);
 }
 
 template <class Group>

@@ -151,6 +151,11 @@ inline void note_atomic(bool modified) {
 
 #define threadIdx (::cusim::detail::this_thread().thread_idx)
 #define blockIdx (::cusim::detail::this_thread().block->block_idx)
-#define blockDim (::cusim::detail::this_thread().block->block_dim)
-#define gridDim (::cusim::detail::this_thread().block->grid_dim)
+// blockDim and gridDim are also member names of CUDA structs (cudaKernelNodeParams,
+// cudaLaunchConfig_t): each expands to a call, so that `params.gridDim` names the struct's member
+// function of that name (runtime_types.hpp), which returns the data member.
+inline const dim3& cusim_block_dim_() { return ::cusim::detail::this_thread().block->block_dim; }
+inline const dim3& cusim_grid_dim_() { return ::cusim::detail::this_thread().block->grid_dim; }
+#define blockDim cusim_block_dim_()
+#define gridDim cusim_grid_dim_()
 inline constexpr int warpSize = 32;

@@ -1,0 +1,8 @@
+// SPDX-License-Identifier: MIT
+// cusim's <device_atomic_functions.h>: the atomic functions, with the rest of <cuda_runtime.h>.
+#pragma GCC system_header
+#ifndef CUSIM_CUDA_DEVICE_ATOMIC_FUNCTIONS_H_
+#define CUSIM_CUDA_DEVICE_ATOMIC_FUNCTIONS_H_
+
+#include "cuda_runtime.h"
+#endif

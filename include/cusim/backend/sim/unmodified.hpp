@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: MIT
+// What the nvcc driver's rewrites of an unmodified CUDA program call (docs/unmodified-cuda.md):
+// `k<<<g, b, s, st>>>(args)` launches through chevron, a raw `__shared__` declaration in a function
+// binds through shared_variable, `extern __shared__ T a[]` through dynamic_shared_pointer.
+#pragma once
+
+#ifndef CUSIM_CONFIG_INCLUDED_
+#  error "this header is private to cusim: include <cusim/cusim.hpp>"
+#endif
+
+#include <cusim/backend/sim/device_runtime.hpp>
+#include <cusim/backend/sim/launch.hpp>
+#include <cusim/host/launch.hpp>
+
+#include <cstddef>
+#include <exception>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace cusim::detail {
+
+/// Launches like `kernel<<<grid, block, shared_bytes, stream>>>` does on a GPU: `launch(config,
+/// args)` calls launch_closure for the kernel and its arguments (chevron_launcher). A bad configuration (or a launch after
+/// a kernel fault, which CUDA keeps sticky) becomes the calling thread's last error and runs
+/// nothing; a kernel fault never reaches the caller: its report is printed on stderr once and its
+/// code is returned by the next synchronisation.
+void chevron_launch(const launch_config& config, void (*launch)(const launch_config&, void*), void* args);
+
+/// Prints a kernel fault's report (kernel_error::what()) on stderr, once per fault however often
+/// it is passed; other exceptions and null are ignored. When a fault was reported,
+/// CUSIM_ERROR_EXITCODE=N makes the process exit with N at its end (compute-sanitizer's
+/// --error-exitcode).
+void report_kernel_fault(const std::exception_ptr& fault);
+
+/// Marks the process as an unmodified CUDA program; cusim's <cuda_runtime.h> does it at static
+/// initialisation. Returns true.
+bool mark_unmodified_program() noexcept;
+/// report_kernel_fault for the faults the C API keeps (cudaLaunchKernel & co.), in an unmodified
+/// program only: a cusim API program gets its faults as exceptions and nothing on stderr.
+void report_c_api_kernel_fault(const std::exception_ptr& fault);
+
+/// The callable `kernel<<<g, b, s, st>>>` becomes: calling it with the kernel's arguments (converted
+/// to its parameters as by a call of the kernel) launches it.
+template <class... Params>
+class chevron_launcher {
+ public:
+  chevron_launcher(void (*kernel)(Params...), const launch_config& config) : kernel_(kernel), config_(config) {}
+
+  void operator()(Params... args) const {
+    struct packed {
+      void (*kernel)(Params...);
+      std::tuple<Params&...> args;
+    } p{kernel_, std::tuple<Params&...>(args...)};
+    chevron_launch(
+        config_,
+        [](const launch_config& config, void* data) {
+          auto* q = static_cast<packed*>(data);
+          std::apply([&](Params&... a) { launch_closure(q->kernel, config, false, std::move(a)...); }, q->args);
+        },
+        &p);
+  }
+
+ private:
+  void (*kernel_)(Params...);
+  launch_config config_;
+};
+
+/// The address of kernel `k`, when its name denotes one function; what the driver's probe of a
+/// launch's kernel calls (`Tag` makes the call depend on the probe's parameter, so that a kernel
+/// name that denotes no single function fails the probe instead of the program).
+template <class Tag, class... Params>
+constexpr auto kernel_pointer(void (*k)(Params...)) noexcept {
+  return k;
+}
+
+/// A launch's arguments, evaluated once and copied as a GPU copies kernel parameters, and `call`,
+/// which calls the kernel with them for the current thread (named in the kernel's own source:
+/// template arguments deduced and default arguments used as in a call).
+template <class Call, class... Args>
+struct call_closure {
+  Call call;
+  std::tuple<Args...> args;
+
+  static void run(void* p) {
+    auto* c = static_cast<call_closure*>(p);
+    do std::apply(c->call, c->args);
+    while (next_thread());
+  }
+};
+
+/// Identifies a launch site's kernel call (whose type is unique) across launches.
+template <class Call>
+inline constexpr char call_key = 0;
+
+/// What `kernel<<<g, b, s, st>>>` becomes, called with the driver's probe and call of the kernel
+/// and the launch's arguments: `::cusim::detail::chevron(g, b[, s[, st]])(probe, call, args...)`.
+struct chevron_config {
+  launch_config config;
+
+  template <class Probe, class Call, class... Args>
+  void operator()(Probe probe, Call call, Args&&... args) const {
+    if constexpr (std::is_invocable_v<Probe, int>) {
+      // One kernel function, called with arguments it takes: launched as itself, so that it is
+      // known by its address (graph nodes, what the simulator learns of it).
+      using pointer = decltype(probe(0));
+      if constexpr (std::is_invocable_v<pointer, Args...>) {
+        chevron_launcher(probe(0), config)(std::forward<Args>(args)...);
+        return;
+      }
+    }
+    using closure = call_closure<Call, std::decay_t<Args>...>;
+    struct packed {
+      Call call;
+      std::tuple<Args&&...> args;
+    } p{std::move(call), std::forward_as_tuple(std::forward<Args>(args)...)};
+    chevron_launch(
+        config,
+        [](const launch_config& config, void* data) {
+          auto* q = static_cast<packed*>(data);
+          auto c = std::apply(
+              [&](Args&&... a) {
+                return std::shared_ptr<closure>(new closure{std::move(q->call), {std::forward<Args>(a)...}});
+              },
+              std::move(q->args));
+          const void* key = &call_key<Call>;
+          if (config.stream != nullptr && stream_is_capturing(config.stream)) {
+            std::vector<void*> params = std::apply([](auto&... a) { return std::vector<void*>{static_cast<void*>(&a)...}; },
+                                                   c->args);
+            capture_kernel(key, config, false, bound_kernel{&closure::run, c, std::move(params)});
+            return;
+          }
+          launch_kernel(config, &closure::run, std::move(c), false, key);
+        },
+        &p);
+  }
+};
+
+/// `K<<<grid, block[, shared_bytes[, stream]]>>>(args)` is rewritten to
+/// `::cusim::detail::chevron(grid, block[, shared_bytes[, stream]])(probe of K, call of K, args)`.
+inline chevron_config chevron(dim3 grid, dim3 block, std::size_t shared_bytes = 0, cudaStream_t stream = nullptr) {
+  return chevron_config{launch_config{grid, block, shared_bytes, stream}};
+}
+
+/// A raw `__shared__ T name;` in a function: the current block's variable for the declaration
+/// whose key is `key` (a static beside the declaration: one per function specialization, shared
+/// by inlined copies). As in CUDA, no constructor runs: the memory holds what it holds.
+template <class T, std::size_t Align = 0>
+T& shared_variable(const void* key, source_location site) {
+  static_assert(std::is_trivially_destructible_v<std::remove_all_extents_t<T>>,
+                "a __shared__ variable's type must be trivially destructible: CUDA never runs the constructor "
+                "or destructor of a __shared__ variable");
+  if (current_thread_ == nullptr) [[unlikely]]
+    fail_outside_kernel("a __shared__ variable");
+  constexpr std::size_t align = alignof(T) > Align ? alignof(T) : Align;
+  return *static_cast<std::remove_reference_t<T>*>(bind_shared(key, site, sizeof(T), align));
+}
+
+/// `extern __shared__ T name[];`: the launch's dynamic shared memory (16-byte aligned).
+template <class T>
+T* dynamic_shared_pointer() {
+  if (current_thread_ == nullptr) [[unlikely]]
+    fail_outside_kernel("an extern __shared__ array");
+  std::size_t bytes = 0;
+  return static_cast<T*>(dynamic_shared_memory(&bytes));
+}
+
+}  // namespace cusim::detail

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: MIT
+// What the unmodified-program tests share: CHECK (counts failures, main returns their number)
+// and the capture of this process's stderr, to compare a fault report with its exact text.
+#pragma once
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <unistd.h>
+
+inline int failures = 0;
+
+#define CHECK(cond)                                                                        \
+  ((cond) ? static_cast<void>(0) : (static_cast<void>(std::fprintf(stdout, "%s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #cond)), ++failures, static_cast<void>(0)))
+
+#define CHECK_EQ(a, b)                                                                     \
+  do {                                                                                     \
+    const auto cusim_a_ = (a);                                                             \
+    const auto cusim_b_ = (b);                                                             \
+    if (!(cusim_a_ == cusim_b_)) {                                                         \
+      std::ostringstream cusim_s_;                                                         \
+      cusim_s_ << #a << " == " << #b << ": " << cusim_a_ << " != " << cusim_b_;            \
+      std::fprintf(stdout, "%s:%d: CHECK_EQ(%s) failed\n", __FILE__, __LINE__, cusim_s_.str().c_str()); \
+      ++failures;                                                                          \
+    }                                                                                      \
+  } while (0)
+
+/// Sends stderr (file descriptor 2) to a file until text() gives back what was written.
+class stderr_capture {
+ public:
+  stderr_capture() : path_("/tmp/cusim_unmodified_stderr_" + std::to_string(::getpid())) {
+    std::fflush(stderr);
+    saved_ = ::dup(2);
+    std::FILE* f = std::fopen(path_.c_str(), "w");
+    ::dup2(::fileno(f), 2);
+    std::fclose(f);
+  }
+  ~stderr_capture() { restore(); }
+  std::string text() {
+    restore();
+    std::ifstream in(path_);
+    std::stringstream s;
+    s << in.rdbuf();
+    std::remove(path_.c_str());
+    return s.str();
+  }
+
+ private:
+  void restore() {
+    if (saved_ < 0) return;
+    std::fflush(stderr);
+    ::dup2(saved_, 2);
+    ::close(saved_);
+    saved_ = -1;
+  }
+  std::string path_;
+  int saved_ = -1;
+};
+
+inline int finish() {
+  std::printf(failures == 0 ? "all checks passed\n" : "%d checks failed\n", failures);
+  return failures == 0 ? 0 : 1;
+}
