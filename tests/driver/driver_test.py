@@ -1,0 +1,337 @@
+# SPDX-License-Identifier: MIT
+"""The nvcc driver's behaviour, one case per CTest test: its failure modes with their exact messages,
+dependency files, --version, and whole projects (make, CMake with CUDACXX, a C program).
+
+    python3 tests/driver/driver_test.py --toolkit B/cuda --work DIR CASE
+
+Exit 0: passed; 77: skipped (the message says why); anything else: failed.
+"""
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SKIP = 77
+
+
+class Failure(Exception):
+    pass
+
+
+def run(cmd, cwd, env=None, expect_rc=0):
+    p = subprocess.run(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if expect_rc is not None and p.returncode != expect_rc:
+        raise Failure(f"{' '.join(cmd)}: exit {p.returncode}, expected {expect_rc}\n"
+                      f"--- stdout\n{p.stdout}--- stderr\n{p.stderr}")
+    return p
+
+
+def write(path, text):
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def expect_equal(actual, expected, what):
+    if actual != expected:
+        raise Failure(f"{what}:\n  expected: {expected!r}\n  actual:   {actual!r}")
+
+
+def expect_in(needle, haystack, what):
+    if needle not in haystack:
+        raise Failure(f"{what}: {needle!r} not found in:\n{haystack}")
+
+
+def env_without_cuda(toolkit):
+    """The environment of a machine without NVIDIA's toolkit: no CUDA directory on PATH, no hints."""
+    env = dict(os.environ)
+    env["PATH"] = ":".join(p for p in env.get("PATH", "").split(":") if "cuda" not in p.lower())
+    for var in ("CUDA_PATH", "CUDAToolkit_ROOT", "CUDA_HOME", "CUDACXX", "CUDAHOSTCXX", "CUDAFLAGS",
+                "NVCC_PREPEND_FLAGS", "NVCC_APPEND_FLAGS", "LD_LIBRARY_PATH"):
+        env.pop(var, None)
+    return env
+
+
+class Cases:
+    def __init__(self, toolkit, work):
+        self.toolkit = os.path.abspath(toolkit)
+        self.nvcc = os.path.join(self.toolkit, "bin", "nvcc")
+        self.work = os.path.abspath(work)
+        shutil.rmtree(self.work, ignore_errors=True)
+        os.makedirs(self.work)
+
+    def nv(self, *args, expect_rc=0):
+        return run([self.nvcc, *args], self.work, expect_rc=expect_rc)
+
+    # -- failure modes
+    def unknown_option(self):
+        write(os.path.join(self.work, "a.cu"), "int main() {}\n")
+        p = self.nv("--frobnicate", "-c", "a.cu", expect_rc=1)
+        expect_equal(p.stderr, "cusim nvcc: unknown option '--frobnicate' (host compiler options go through "
+                     "-Xcompiler, linker options through -Xlinker, or add -forward-unknown-to-host-compiler)\n",
+                     "stderr")
+        # Forwarded when asked, as nvcc does.
+        self.nv("-forward-unknown-to-host-compiler", "-Wall", "-c", "a.cu")
+
+    def missing_input(self):
+        p = self.nv("-c", "nosuch.cu", expect_rc=1)
+        expect_equal(p.stderr, "cusim nvcc: input file 'nosuch.cu' not found\n", "stderr")
+        p = self.nv("-O2", expect_rc=1)
+        expect_equal(p.stderr, "cusim nvcc: no input files (use --help for the options)\n", "stderr")
+
+    def syntax_error_line(self):
+        # Line 6 is wrong; the launch and __shared__ before it make the driver compile a rewritten copy.
+        write(os.path.join(self.work, "bad.cu"),
+              "__global__ void k(int* p) {\n"
+              "  __shared__ int s[32];\n"
+              "  s[threadIdx.x] = p[0];\n"
+              "}\n"
+              "void launch(int* p) { k<<<1, 32>>>(p); }\n"
+              "int broken() { return undeclared_name; }\n")
+        p = self.nv("-c", "bad.cu", expect_rc=1)
+        expect_in("bad.cu:6:", p.stderr, "the diagnostic names the user's file and line")
+        if "cusim-nvcc-" in p.stderr:
+            raise Failure(f"the diagnostic names the rewritten copy:\n{p.stderr}")
+        # __LINE__ and __FILE__ after rewritten lines are the original ones.
+        write(os.path.join(self.work, "lines.cu"),
+              "__global__ void k(int* p) {\n"
+              "  __shared__ float t[16][16], u[4];\n"
+              "}\n"
+              "void launch(int* p) { k<<<dim3(1,\n"
+              "   1), 16>>>(p); }\n"
+              "static_assert(__LINE__ == 6, \"line\");\n"
+              "constexpr const char* file = __FILE__;\n"
+              "static_assert(file[0] == 'l' && file[6] == 'c', \"file\");\n")
+        self.nv("-c", "lines.cu")
+
+    def cannot_rewrite(self):
+        write(os.path.join(self.work, "ns.cu"), "#include <cstdio>\n__shared__ float s[4];\n")
+        p = self.nv("-c", "ns.cu", expect_rc=1)
+        expect_equal(p.stderr, "ns.cu:2: cusim nvcc: cannot rewrite the __shared__ declaration: a __shared__ "
+                     "variable outside a function body (namespace or class scope) has no rewrite; declare it "
+                     "inside the kernel\n", "stderr")
+        if os.path.exists(os.path.join(self.work, "ns.o")):
+            raise Failure("an object was written")
+
+    def unsupported_option(self):
+        write(os.path.join(self.work, "a.cu"), "int main() {}\n")
+        p = self.nv("-ptx", "a.cu", expect_rc=1)
+        expect_equal(p.stderr, "cusim nvcc: option '-ptx' is not supported: the simulator builds no device code "
+                     "(kernels compile as host code)\n", "stderr")
+
+    # -- dependency files
+    def dependencies(self):
+        os.makedirs(os.path.join(self.work, "src"))
+        write(os.path.join(self.work, "src", "dep.h"), "#pragma once\nconstexpr int two = 2;\n")
+        src = os.path.join(self.work, "src", "k.cu")
+        write(src, '#include "dep.h"\n__global__ void k(int* p) { __shared__ int s[two]; s[0] = *p; }\n'
+                   "void go(int* p) { k<<<1, 1>>>(p); }\n")
+        # CMake's form: -MD -MT <object> -MF <depfile>.
+        self.nv("-MD", "-MT", "obj/k.o", "-MF", "k.d", "-c", src, "-o", "k.o")
+        deps = open(os.path.join(self.work, "k.d")).read()
+        expect_in(f"obj/k.o: {src}", deps, "the rule names the target and the original source first")
+        expect_in(os.path.join(self.work, "src", "dep.h"), deps, "the quoted include beside the original")
+        if "cusim-nvcc-" in deps:
+            raise Failure(f"the dependency file names the rewritten copy:\n{deps}")
+        # -MD alone: <object>.d beside the object, the object as the target.
+        os.makedirs(os.path.join(self.work, "out"))
+        self.nv("-MD", "-c", src, "-o", "out/k.o")
+        expect_in(f"out/k.o: {src}", open(os.path.join(self.work, "out", "k.d")).read(), "out/k.d")
+        # -M: to stdout, <basename>.o as the target.
+        p = self.nv("-M", src)
+        expect_in(f"k.o: {src}", p.stdout, "-M on stdout")
+
+    # -- headers: kernels, __shared__ and <<<>>> in the .cuh files a .cu includes (cuda-samples' layout)
+    def header_project(self):
+        """A copy of tests/driver/header_project in the work directory, and its absolute path."""
+        proj = os.path.join(self.work, "header_project")
+        shutil.copytree(os.path.join(HERE, "header_project"), proj)
+        return proj
+
+    def header_rewrite(self):
+        proj = self.header_project()
+        main = os.path.join(proj, "main.cu")
+        p = self.nv("-v", "-I" + os.path.join(proj, "sub"), main, "-o", "app")
+        # The header needing the rewrite, and the one including it, are compiled from rewritten copies
+        # (one each, though kernels.cuh is included through three paths); tile.h, which needs nothing,
+        # and the standard library are used in place.
+        rewritten = sorted(re.findall(r'^#\$ cusim-rewrite "?([^" ]+)"? > ', p.stderr, re.M))
+        expect_equal(rewritten, sorted([main, os.path.join(proj, "sub", "helpers.h"),
+                                        os.path.join(proj, "sub", "kernels.cuh")]), "the files rewritten")
+        p = run([os.path.join(self.work, "app")], self.work)
+        expect_equal(p.stdout, "ok\n", "the program's output")
+        # From the project's directory with relative paths, as a Makefile would.
+        run([self.nvcc, "-Isub", "-c", "main.cu", "-o", "main.o"], proj)
+        # -keep keeps the rewritten copies, never over the sources.
+        before = {f: open(os.path.join(proj, f)).read() for f in ("main.cu", "sub/kernels.cuh", "sub/helpers.h")}
+        keep = os.path.join(self.work, "keep")
+        os.makedirs(keep)
+        run([self.nvcc, "-keep", "-I" + os.path.join(proj, "sub"), main, "-c", "-o", "k.o"], keep)
+        for f, text in before.items():
+            expect_equal(open(os.path.join(proj, f)).read(), text, f"{f} after -keep")
+        run([self.nvcc, "-keep", "-Isub", "main.cu", "-c", "-o", "k.o"], proj)
+        for f, text in before.items():
+            expect_equal(open(os.path.join(proj, f)).read(), text, f"{f} after -keep in its directory")
+
+    def header_error(self):
+        proj = self.header_project()
+        p = self.nv("-DBREAK_THE_HEADER", "-I" + os.path.join(proj, "sub"), "-c", os.path.join(proj, "main.cu"),
+                    "-o", "main.o", expect_rc=1)
+        header = os.path.join(proj, "sub", "kernels.cuh")
+        expect_in(f"{header}:24:23: error: ", p.stderr, "the error names the header and its line")
+        expect_in(f"In file included from {os.path.join(proj, 'main.cu')}:5:", p.stderr, "the include chain")
+        if "cusim-nvcc-" in p.stderr:
+            raise Failure(f"the diagnostic names a rewritten copy:\n{p.stderr}")
+        # What the driver cannot rewrite in a header is refused like in the .cu file, naming the header.
+        write(os.path.join(proj, "u.cu"), '#include <cstdio>\n#include "sub/unrewritable.cuh"\nint main() {}\n')
+        p = run([self.nvcc, "-c", "u.cu"], proj, expect_rc=1)
+        expect_equal(p.stderr, f"{os.path.join(proj, 'sub', 'unrewritable.cuh')}:2: cusim nvcc: cannot rewrite "
+                     "the __shared__ declaration: a __shared__ variable outside a function body (namespace or "
+                     "class scope) has no rewrite; declare it inside the kernel\n", "stderr")
+
+    def header_dependencies(self):
+        proj = self.header_project()
+        main = os.path.join(proj, "main.cu")
+        headers = [os.path.join(proj, "sub", h) for h in ("kernels.cuh", "helpers.h", "tile.h")]
+        # -MD: the dependency file lists the original headers, rewritten or not, and no copy.
+        self.nv("-MD", "-I" + os.path.join(proj, "sub"), "-c", main, "-o", "main.o")
+        deps = open(os.path.join(self.work, "main.d")).read()
+        expect_in(f"main.o: {main}", deps, "the rule names the object and the original source")
+        for h in headers:
+            expect_in(h, deps, "an original header")
+        if "cusim-nvcc-" in deps or "cusim-include" in deps:
+            raise Failure(f"the dependency file names a rewritten copy:\n{deps}")
+        # -M on stdout and -MM -MP (phony targets for the headers) too.
+        p = self.nv("-M", "-I" + os.path.join(proj, "sub"), main)
+        expect_in(headers[0], p.stdout, "-M")
+        p = self.nv("-MM", "-MP", "-I" + os.path.join(proj, "sub"), main)
+        for h in headers:
+            expect_in(f"\n{h}:\n", p.stdout, "a phony target for the original header")
+        if "cusim-nvcc-" in p.stdout:
+            raise Failure(f"-MM names a rewritten copy:\n{p.stdout}")
+        # Touching the header makes make rebuild the object (CMake and Makefiles read these files).
+        if shutil.which("make"):
+            write(os.path.join(self.work, "Makefile"),
+                  f"main.o: {main}\n\t{self.nvcc} -MD -I{proj}/sub -c {main} -o main.o\n-include main.d\n")
+            run(["make", "-s"], self.work)
+            os.utime(headers[2], (2**31, 2**31))
+            p = run(["make", "-n"], self.work)
+            expect_in("-c " + main, p.stdout, "main.o rebuilt after tile.h changed")
+
+    def version(self):
+        p = self.nv("--version")
+        lines = p.stdout.splitlines()
+        expect_equal(lines[0], "nvcc: NVIDIA (R) Cuda compiler driver", "the line CMake identifies nvcc by")
+        expect_in("Cuda compilation tools, release 13.0, V13.0.0", p.stdout, "--version")
+        expect_in("cusim", lines[1], "the line saying whose driver it is")
+
+    def verbose_lines(self):
+        # What CMake reads from `nvcc -v`: the toolkit root, include and library directories.
+        p = self.nv("-v", "__cmake_determine_cuda", expect_rc=1)
+        expect_in(f"#$ TOP={self.toolkit}\n", p.stderr, "TOP")
+        expect_in(f'#$ INCLUDES="-I{self.toolkit}/include"\n', p.stderr, "INCLUDES")
+        expect_in(f'#$ LIBRARIES=  "-L{self.toolkit}/lib64"\n', p.stderr, "LIBRARIES")
+        write(os.path.join(self.work, "a.cu"), "int main() {}\n")
+        p = self.nv("--dryrun", "-arch=sm_90", "a.cu", "-o", "a.out")
+        expect_in("-arch compute_90", p.stderr, "the architecture")
+        link = [l for l in p.stderr.splitlines() if f'"-L{self.toolkit}/lib64"' in l and "-lcudart_static" in l]
+        if not link:
+            raise Failure(f"no link line with the LIBRARIES string:\n{p.stderr}")
+        if os.path.exists(os.path.join(self.work, "a.out")):
+            raise Failure("--dryrun built the program")
+
+    def options_file(self):
+        write(os.path.join(self.work, "a.cu"), "#ifndef FROM_FILE\n#error no\n#endif\nint main() {}\n")
+        write(os.path.join(self.work, "opts.rsp"), '-DFROM_FILE=1 "-I/some dir"\n')
+        self.nv("--options-file", "opts.rsp", "-c", "a.cu", "-o", "a.o")
+
+    # -- projects
+    def make_project(self):
+        if not shutil.which("make"):
+            print("skipped: make is not installed")
+            return SKIP
+        proj = os.path.join(self.work, "make_project")
+        shutil.copytree(os.path.join(HERE, "make_project"), proj)
+        env = env_without_cuda(self.toolkit)
+        env["PATH"] = os.path.join(self.toolkit, "bin") + ":" + env["PATH"]
+        env.pop("NVCC", None)
+        run(["make"], proj, env=env)
+        p = run(["./app"], proj, env=env)
+        expect_equal(p.stdout, "ok\n", "the program's output")
+        # The dependency files name the original sources: touching the header rebuilds both objects.
+        os.utime(os.path.join(proj, "kernels.h"), (2**31, 2**31))
+        p = run(["make"], proj, env=env)
+        expect_in("-c main.cu -o main.o", p.stdout, "main.o rebuilt after its header changed")
+        expect_in("-c kernels.cu -o kernels.o", p.stdout, "kernels.o rebuilt after its header changed")
+
+    def cmake_project(self):
+        build = os.path.join(self.work, "cmake_project")
+        env = env_without_cuda(self.toolkit)
+        env["CUDACXX"] = self.nvcc
+        args = ["cmake", "-S", os.path.join(HERE, "cmake_project"), "-B", build]
+        if shutil.which("ninja"):
+            args += ["-G", "Ninja"]
+        p = run(args, self.work, env=env)
+        expect_in(f"toolkit: CUDAToolkit_BIN_DIR={self.toolkit}/bin\n", p.stdout, "find_package(CUDAToolkit)")
+        expect_in(f"toolkit: CUDAToolkit_INCLUDE_DIRS={self.toolkit}/include\n", p.stdout, "the include directory")
+        expect_in("toolkit: compiler=NVIDIA 13.0.0\n", p.stdout, "the compiler identification")
+        cache = open(os.path.join(build, "CMakeCache.txt")).read()
+        expect_in(f"CUDA_cudart_LIBRARY:FILEPATH={self.toolkit}/lib64/libcudart.so", cache, "CUDA::cudart")
+        run(["cmake", "--build", build], self.work, env=env)
+        p = run([os.path.join(build, "app")], self.work, env=env)
+        expect_equal(p.stdout, "ok\n", "the program's output")
+
+    def c_program(self):
+        env = env_without_cuda(self.toolkit)
+        cc = os.environ.get("CC", "gcc")
+        prog = os.path.join(self.work, "cprog")
+        p = run([cc, os.path.join(HERE, "c_program", "main.c"), "-I" + os.path.join(self.toolkit, "include"),
+                 "-L" + os.path.join(self.toolkit, "lib64"), "-lcudart", "-o", prog], self.work, env=env,
+                expect_rc=None)
+        if p.returncode != 0:
+            if re.search(r"undefined reference to `cuda\w+'", p.stderr):
+                print("skipped: the simulator exports no C-linkage CUDA runtime functions yet\n" + p.stderr)
+                return SKIP
+            raise Failure(f"the C program did not build:\n{p.stderr}")
+        p = run([prog], self.work, env=env)
+        expect_in("device(s), cudaSuccess", p.stdout, "the C program's output")
+
+    def shared_runtime(self):
+        """-cudart shared: the simulator as a shared library, TLS reads from the program included."""
+        prog = os.path.join(self.work, "shared_app")
+        src = os.path.join(HERE, "make_project")
+        self.nv("-cudart", "shared", "-I" + src, os.path.join(src, "main.cu"), os.path.join(src, "kernels.cu"),
+                "-o", prog)
+        p = run(["ldd", prog], self.work)
+        expect_in(os.path.join(self.toolkit, "lib64", "libcusim_cudart.so"), p.stdout, "the shared simulator")
+        p = run([prog], self.work, env=env_without_cuda(self.toolkit))
+        expect_equal(p.stdout, "ok\n", "the program's output")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--toolkit", required=True)
+    ap.add_argument("--work", required=True)
+    ap.add_argument("case")
+    a = ap.parse_args()
+    cases = Cases(a.toolkit, a.work)
+    fn = getattr(cases, a.case.replace("-", "_"), None)
+    if fn is None:
+        print(f"no case '{a.case}'", file=sys.stderr)
+        return 2
+    try:
+        rc = fn()
+    except Failure as e:
+        print(f"FAILED {a.case}: {e}", file=sys.stderr)
+        return 1
+    if rc == SKIP:
+        return SKIP
+    print(f"passed: {a.case}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

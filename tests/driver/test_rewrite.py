@@ -1,0 +1,171 @@
+# SPDX-License-Identifier: MIT
+"""Unit tests of the nvcc driver's token rewrite (tools/nvcc/rewrite.py): input snippets and the
+exact text they become, line counts kept, and the constructs refused with their messages.
+
+    python3 tests/driver/test_rewrite.py [-v] [TestCase.test_name]
+"""
+
+import os
+import sys
+import unittest
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools", "nvcc"))
+import rewrite  # noqa: E402
+
+KEY = "::cusim::detail::source_location::current()"
+
+
+def shared(n, name, targs):
+    return (f"static constexpr char cusim_shared_key_{n} = 0; auto& {name} = "
+            f"::cusim::detail::shared_variable<{targs}>(&cusim_shared_key_{n}, {KEY});")
+
+
+
+def launch(kernel, config, args):
+    """What `kernel<<<config>>>(args)` becomes: the configuration first, then a probe of the
+    kernel's address, a per-thread call of the kernel, and the arguments."""
+    probe = (f"[=](auto cusim_t) -> decltype(::cusim::detail::kernel_pointer<decltype(cusim_t)>({kernel})) "
+             f"{{ return ::cusim::detail::kernel_pointer<decltype(cusim_t)>({kernel}); }}")
+    call = f"[=](auto&... cusim_a) {{ {kernel}(cusim_a...); }}"
+    return f"::cusim::detail::chevron({config})({probe}, {call}" + (f", {args})" if args else ")")
+
+
+class Rewrite(unittest.TestCase):
+    def check(self, src, expected):
+        out = rewrite.rewrite(src, "t.cu")
+        self.assertEqual(out, expected)
+        self.assertEqual(out.count("\n"), src.count("\n"), "the line count changed")
+
+    def refuse(self, src, message):
+        with self.assertRaises(rewrite.RewriteError) as e:
+            rewrite.rewrite(src, "t.cu")
+        self.assertEqual(str(e.exception), message)
+
+    # -- launches
+    def test_a_launch_with_two_configuration_arguments(self):
+        self.check("void f() { k<<<g, b>>>(x, y); }\n",
+                   "void f() { " + launch("k", "g, b", "x, y") + "; }\n")
+
+    def test_a_launch_with_shared_bytes_and_a_stream(self):
+        self.check("void f() { k<<<g, b, 64, s>>>(); }\n",
+                   "void f() { " + launch("k", "g, b, 64, s", "") + "; }\n")
+
+    def test_qualified_and_templated_kernels(self):
+        self.check("void f() { ::ns::inner::k<float, 4><<<1, 2>>>(p); }\n",
+                   "void f() { " + launch("::ns::inner::k<float, 4>", "1, 2", "p") + "; }\n")
+        self.check("void f() { ns::k<std::pair<int, int>><<<1, 2>>>(p); }\n",
+                   "void f() { " + launch("ns::k<std::pair<int, int>>", "1, 2", "p") + "; }\n")
+        self.check("template <class T> void f() { T::template k<T><<<1, 2>>>(); }\n",
+                   "template <class T> void f() { " + launch("T::template k<T>", "1, 2", "") + "; }\n")
+
+    def test_a_parenthesised_kernel_expression(self):
+        self.check("void f() { (table[i])<<<1, 2>>>(p); }\n",
+                   "void f() { " + launch("(table[i])", "1, 2", "p") + "; }\n")
+
+    def test_a_member_function_pointer_of_an_object(self):
+        self.check("void f() { s.kernel<<<1, 2>>>(p); }\n",
+                   "void f() { " + launch("s.kernel", "1, 2", "p") + "; }\n")
+
+    def test_configuration_and_arguments_across_lines(self):
+        src = "void f() {\n  k<<<dim3(n / 256,\n        1), 256>>>(a,\n    b);\n}\n"
+        self.check(src, "void f() {\n  " + launch("k", "dim3(n / 256,\n        1), 256", "a,\n    b") + ";\n}\n")
+
+    def test_shifts_and_templates_inside_the_configuration(self):
+        self.check("void f() { k<<<(n >> 1), std::max<int>(a, b)>>>(); }\n",
+                   "void f() { " + launch("k", "(n >> 1), std::max<int>(a, b)", "") + "; }\n")
+
+    def test_a_launch_in_a_macro_definition(self):
+        self.check("#define LAUNCH(k, n) k<<<n, 32>>>(n)\n",
+                   "#define LAUNCH(k, n) " + launch("k", "n, 32", "n") + "\n")
+
+    def test_comments_strings_and_raw_strings_are_kept(self):
+        src = ('// k<<<1, 1>>>();\n/* __shared__ int x; */ const char* s = "k<<<1,1>>>()";\n'
+               'const char* r = R"x(__shared__ k<<<1,1>>>())x"; char c = \'<\';\n')
+        self.check(src, src)
+
+    def test_operator_shift_with_template_arguments_is_not_a_launch(self):
+        src = "template <class T> struct S { friend std::ostream& operator<<<T>(std::ostream&, const S&); };\n"
+        self.check(src, src)
+
+    def test_closing_template_brackets_are_not_a_launch_end(self):
+        src = "std::vector<std::vector<std::vector<int>>> v;\nint x = a << b;\n"
+        self.check(src, src)
+
+    # -- __shared__
+    def test_a_shared_array_in_a_kernel(self):
+        self.check("__global__ void k() {\n  __shared__ float tile[16][16];\n}\n",
+                   "__global__ void k() {\n  " + shared(1, "tile", "float[16][16]") + "\n}\n")
+
+    def test_several_declarators_specifiers_and_alignment(self):
+        src = "__global__ void k() { static __shared__ __align__(16) volatile int a[4], *p, b; }\n"
+        self.check(src, "__global__ void k() { " + " ".join([
+            shared(1, "a", "volatile int[4], 16"), shared(2, "p", "volatile int*, 16"),
+            shared(3, "b", "volatile int, 16")]) + " }\n")
+
+    def test_a_template_type_with_commas(self):
+        self.check("template <class T> __global__ void k() { __shared__ std::pair<T, int> s[2]; }\n",
+                   "template <class T> __global__ void k() { " + shared(1, "s", "std::pair<T, int>[2]") + " }\n")
+
+    def test_a_declaration_over_several_lines_keeps_them(self):
+        self.check("void k() {\n  __shared__ float\n    s[BLOCK]\n    [BLOCK];\n  s[0][0] = 1;\n}\n",
+                   "void k() {\n  " + shared(1, "s", "float[BLOCK][BLOCK]") + "\n\n\n  s[0][0] = 1;\n}\n")
+
+    def test_extern_shared(self):
+        self.check("__global__ void k() { extern __shared__ __align__(8) unsigned char smem[]; }\n",
+                   "__global__ void k() { unsigned char* const smem = "
+                   "::cusim::detail::dynamic_shared_pointer<unsigned char>(); }\n")
+
+    def test_cusims_checked_shared_arrays_are_left_alone(self):
+        src = "__global__ void k() { __shared__ cusim::shared_array<float, 16> s; }\n"
+        self.check(src, src)
+
+    def test_shared_in_a_lambda_and_a_nested_block(self):
+        self.check("void f() { auto l = [] { if (1) { __shared__ int x; } }; }\n",
+                   "void f() { auto l = [] { if (1) { " + shared(1, "x", "int") + " } }; }\n")
+
+    def test_a_kernel_in_a_namespace_with_template_parameters(self):
+        self.check("namespace n { template <class T, int N> __global__ void k() { __shared__ T s[N]; } }\n",
+                   "namespace n { template <class T, int N> __global__ void k() { " + shared(1, "s", "T[N]") + " } }\n")
+
+    # -- refusals
+    def test_shared_at_namespace_scope_is_refused(self):
+        self.refuse("int a;\n__shared__ float s[4];\n",
+                    "t.cu:2: cusim nvcc: cannot rewrite the __shared__ declaration: a __shared__ variable outside "
+                    "a function body (namespace or class scope) has no rewrite; declare it inside the kernel")
+
+    def test_shared_in_a_class_is_refused(self):
+        self.refuse("struct S {\n  __shared__ int x;\n};\n",
+                    "t.cu:2: cusim nvcc: cannot rewrite the __shared__ declaration: a __shared__ variable outside "
+                    "a function body (namespace or class scope) has no rewrite; declare it inside the kernel")
+
+    def test_an_initializer_is_refused(self):
+        self.refuse("void k() {\n  __shared__ int x = 0;\n}\n",
+                    "t.cu:2: cusim nvcc: cannot rewrite the __shared__ declaration: a __shared__ variable cannot "
+                    "have an initializer")
+
+    def test_a_kernel_made_by_a_call_is_refused(self):
+        self.refuse("void f() {\n  pick(i)<<<1, 1>>>();\n}\n",
+                    "t.cu:2: cusim nvcc: cannot rewrite the kernel launch <<<...>>>: the kernel expression before "
+                    "<<< is not a name (ns::kernel, kernel<T, N>) or a parenthesised expression")
+
+    def test_a_launch_without_arguments_is_refused(self):
+        self.refuse("void f() {\n  k<<<1, 1>>>;\n}\n",
+                    "t.cu:2: cusim nvcc: cannot rewrite the kernel launch <<<...>>>: no argument list '(...)' "
+                    "follows >>>")
+
+    def test_an_unclosed_configuration_is_refused(self):
+        self.refuse("void f() {\n  k<<<1, 1>>(x);\n}\n",
+                    "t.cu:2: cusim nvcc: cannot rewrite the kernel launch <<<...>>>: no >>> closes the launch "
+                    "configuration")
+
+    def test_shared_in_a_macro_is_refused(self):
+        self.refuse("#define SMEM __shared__ float s[4]\n",
+                    "t.cu:1: cusim nvcc: cannot rewrite the __shared__ declaration: it is inside a macro definition")
+
+    def test_an_unterminated_comment_is_refused(self):
+        self.refuse("void k() {\n/* __shared__\n", "t.cu:2: cusim nvcc: cannot rewrite the file: unterminated comment")
+
+
+if __name__ == "__main__":
+    unittest.main()

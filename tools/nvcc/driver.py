@@ -1,0 +1,982 @@
+# SPDX-License-Identifier: MIT
+"""cusim's nvcc: nvcc's command line over the host compiler, building CUDA programs for the simulator.
+
+`.cu` files are rewritten (rewrite.py) and compiled as C++ with the toolkit's headers; `.c`, `.cpp`,
+`.o`, `.a` and `.so` inputs pass through to the host compiler and linker; programs link the
+simulator from the toolkit's lib64: statically by default, as nvcc links cudart (libcudart_static.a,
+and libcudart.so too: see cmake/cusim_toolkit.cmake), or libcusim_cudart.so with -cudart shared.
+`-v`/`--dryrun` print `#$ ` lines as nvcc does (CMake reads TOP, INCLUDES, LIBRARIES, the link line
+and `-arch compute_NN` from them to identify the compiler and the toolkit).
+"""
+
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+
+import rewrite
+
+CUDA_VERSION = (13, 0, 0)
+DEFAULT_ARCH = "75"  # nvcc 13's default (sm_75)
+PROG = "cusim nvcc"
+
+
+class UsageError(Exception):
+    pass
+
+
+# name -> (canonical, takes_value). Both -name and --name are accepted for every name.
+_FLAGS = {
+    "cuda": "cuda", "cubin": "cubin", "fatbin": "fatbin", "ptx": "ptx", "optix-ir": "optix-ir", "ltoir": "ltoir",
+    "preprocess": "E", "E": "E",
+    "generate-dependencies": "M", "M": "M",
+    "generate-nonsystem-dependencies": "MM", "MM": "MM",
+    "generate-dependencies-with-compile": "MD", "MD": "MD",
+    "generate-nonsystem-dependencies-with-compile": "MMD", "MMD": "MMD",
+    "generate-dependency-targets": "MP", "MP": "MP",
+    "compile": "c", "c": "c",
+    "device-c": "dc", "dc": "dc",
+    "device-w": "dw", "dw": "dw",
+    "device-link": "dlink", "dlink": "dlink",
+    "link": "link",
+    "lib": "lib",
+    "run": "run",
+    "objdir-as-tempdir": "ignore", "objtemp": "ignore",
+    "allow-unsupported-compiler": "ignore", "use-local-env": "ignore", "force-cl-env-setup": "ignore",
+    "profile": "pg", "pg": "pg",
+    "debug": "g", "g": "g",
+    "device-debug": "G", "G": "G",
+    "generate-line-info": "lineinfo", "lineinfo": "lineinfo",
+    "dlink-time-opt": "ignore", "dlto": "ignore", "lto": "ignore", "gen-opt-lto": "ignore",
+    "no-exceptions": "noeh", "noeh": "noeh",
+    "shared": "shared",
+    "no-host-device-initializer-list": "ignore", "nohdinitlist": "ignore",
+    "no-host-device-move-forward": "ignore", "nohdmoveforward": "ignore",
+    "expt-relaxed-constexpr": "ignore", "extended-lambda": "ignore", "expt-extended-lambda": "ignore",
+    "m64": "ignore",
+    "forward-unknown-to-host-compiler": "fwd-compiler",
+    "forward-unknown-to-host-linker": "fwd-linker",
+    "forward-unknown-opts": "fwd-compiler",
+    "dont-use-profile": "ignore", "noprof": "ignore",
+    "dryrun": "dryrun",
+    "verbose": "v", "v": "v",
+    "fdevice-syntax-only": "fdevice-syntax-only",
+    "keep": "keep", "save-temps": "keep",
+    "clean-targets": "clean", "clean": "clean",
+    "no-device-link": "ignore", "nodlink": "ignore",
+    "use_fast_math": "ignore", "use-fast-math": "ignore",
+    "extra-device-vectorization": "ignore",
+    "disable-warnings": "w", "w": "w",
+    "keep-device-functions": "ignore", "source-in-ptx": "ignore", "src-in-ptx": "ignore",
+    "restrict": "ignore", "resource-usage": "ignore", "res-usage": "ignore",
+    "extensible-whole-program": "ignore", "ewp": "ignore", "no-compress": "ignore",
+    "compile-as-tools-patch": "ignore", "astoolspatch": "ignore",
+    "list-gpu-code": "list-gpu-code", "code-ls": "list-gpu-code",
+    "list-gpu-arch": "list-gpu-arch", "arch-ls": "list-gpu-arch",
+    "display-error-number": "ignore", "err-no": "ignore",
+    "no-display-error-number": "ignore", "no-err-no": "ignore",
+    "relocatable-link": "relocatable-link", "r": "relocatable-link",
+    "relocatable-ptx": "ignore", "reloc-ptx": "ignore",
+    "jobserver": "ignore",
+    "help": "help", "h": "help",
+    "version": "version", "V": "version",
+    "Wreorder": "ignore", "Wdefault-stream-launch": "ignore", "Wmissing-launch-bounds": "ignore",
+    "Wext-lambda-captures-this": "ignore", "Wno-deprecated-gpu-targets": "ignore",
+    "Wno-deprecated-declarations": "Wno-deprecated-declarations",
+}
+
+_VALUES = {
+    "output-file": "o", "o": "o",
+    "pre-include": "include", "include": "include",
+    "library": "l", "l": "l",
+    "define-macro": "D", "D": "D",
+    "undefine-macro": "U", "U": "U",
+    "include-path": "I", "I": "I",
+    "system-include": "isystem", "isystem": "isystem",
+    "library-path": "L", "L": "L",
+    "output-directory": "odir", "odir": "odir",
+    "compiler-bindir": "ccbin", "ccbin": "ccbin",
+    "archiver-binary": "arbin", "arbin": "arbin",
+    "libdevice-directory": "ignore", "ldir": "ignore",
+    "target-directory": "ignore", "target-dir": "ignore",
+    "optimization-info": "ignore", "opt-info": "ignore",
+    "optimize": "O", "O": "O",
+    "dopt": "ignore",
+    "ftemplate-backtrace-limit": "ftemplate-backtrace-limit",
+    "ftemplate-depth": "ftemplate-depth",
+    "compiler-options": "Xcompiler", "Xcompiler": "Xcompiler",
+    "linker-options": "Xlinker", "Xlinker": "Xlinker",
+    "archive-options": "Xarchive", "Xarchive": "Xarchive",
+    "ptxas-options": "ignore", "Xptxas": "ignore",
+    "nvlink-options": "ignore", "Xnvlink": "ignore",
+    "Xcudafe": "ignore", "Xfatbin": "ignore",
+    "threads": "ignore", "t": "ignore",
+    "split-compile": "ignore", "split-compile-extended": "ignore",
+    "fdevice-time-trace": "ignore",
+    "keep-dir": "keep-dir",
+    "time": "ignore",
+    "run-args": "run-args",
+    "input-drive-prefix": "ignore", "idp": "ignore",
+    "dependency-drive-prefix": "ignore", "ddp": "ignore",
+    "drive-prefix": "ignore", "dp": "ignore",
+    "dependency-output": "MF", "MF": "MF",
+    "dependency-target-name": "MT", "MT": "MT",
+    "gpu-architecture": "arch", "arch": "arch",
+    "gpu-code": "code", "code": "code",
+    "generate-code": "gencode", "gencode": "gencode",
+    "maxrregcount": "ignore", "entries": "ignore",
+    "diag-error": "ignore", "diag-suppress": "ignore", "diag-warn": "ignore",
+    "jump-table-density": "ignore", "jtd": "ignore",
+    "frandom-seed": "frandom-seed",
+    "sanitize": "sanitize",
+    "options-file": "optf", "optf": "optf",
+    "cudart": "cudart", "cudadevrt": "ignore",
+    "x": "x", "std": "std",
+    "machine": "machine", "m": "machine",
+    "static-global-template-stub": "ignore", "device-entity-has-hidden-visibility": "ignore",
+    "relocatable-device-code": "rdc", "rdc": "rdc",
+    "ftz": "ignore", "prec-div": "ignore", "prec-sqrt": "ignore", "fmad": "ignore",
+    "default-stream": "ignore",
+    "host-linker-script": "host-linker-script", "hls": "host-linker-script",
+    "brief-diagnostics": "ignore", "device-stack-protector": "ignore", "compress-mode": "ignore",
+    "qpp-config": "ignore",
+}
+# Single-letter options whose value may be attached: -Ipath, -DX=1, -lm, -O3.
+_ATTACHED = ("I", "D", "U", "L", "l", "O")
+_WERROR_KINDS = {"all-warnings", "cross-execution-space-call", "reorder", "default-stream-launch",
+                 "missing-launch-bounds", "ext-lambda-captures-this", "deprecated-declarations"}
+_UNSUPPORTED = {"cuda", "cubin", "fatbin", "ptx", "optix-ir", "ltoir", "fdevice-syntax-only", "sanitize",
+                "relocatable-link", "host-linker-script"}
+
+_EXT_KIND = {".cu": "cu", ".c": "c", ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".c++": "cpp", ".cp": "cpp",
+             ".C": "cpp", ".i": "cpp", ".ii": "cpp", ".o": "obj", ".obj": "obj", ".a": "obj", ".so": "obj",
+             ".lib": "obj", ".ptx": "device", ".cubin": "device", ".fatbin": "device", ".gpu": "device"}
+
+
+class Options:
+    def __init__(self):
+        self.inputs = []  # (path, kind)
+        self.output = None
+        self.phase = "link"
+        self.deps = None  # M, MM, MD, MMD
+        self.dep_file = None
+        self.dep_targets = []
+        self.dep_phony = False
+        self.host_flags = []  # for every host compile (-D, -U, -I, -isystem, -include, -Xcompiler ...)
+        self.link_flags = []  # for the host link (-L, -l, -Xlinker, objects keep their place in inputs)
+        self.libs = []  # -l and -L, in order, after the inputs
+        self.optimize = None
+        self.debug = False
+        self.device_debug = False
+        self.lineinfo = False
+        self.std = None
+        self.ccbin = None
+        self.arbin = None
+        self.archive_flags = []
+        self.cudart = "static"
+        self.archs = []
+        self.verbose = False
+        self.dryrun = False
+        self.keep = False
+        self.keep_dir = None
+        self.odir = None
+        self.shared = False
+        self.fwd_compiler = False
+        self.fwd_linker = False
+        self.run_args = []
+        self.werror = False
+        self.no_warnings = False
+        self.version = False
+        self.help = False
+        self.list = None
+        self.lang = None  # -x
+
+
+def _read_options_file(path):
+    try:
+        with open(path, encoding="utf-8", errors="surrogateescape") as f:
+            return shlex.split(f.read())
+    except OSError as e:
+        raise UsageError(f"cannot read options file '{path}': {e.strerror}")
+
+
+def _expand_options_files(args, depth=0):
+    out = []
+    i = 0
+    while i < len(args):
+        a = args[i]
+        m = re.fullmatch(r"--?(options-file|optf)(?:=(.*))?", a)
+        if m:
+            if m.group(2) is not None:
+                value = m.group(2)
+            else:
+                if i + 1 >= len(args):
+                    raise UsageError(f"option '{a}' needs a value")
+                i += 1
+                value = args[i]
+            if depth > 8:
+                raise UsageError("options files nest too deeply")
+            for f in value.split(","):
+                out.extend(_expand_options_files(_read_options_file(f), depth + 1))
+        else:
+            out.append(a)
+        i += 1
+    return out
+
+
+def _split_list(value):
+    return [v for v in value.split(",") if v != ""]
+
+
+def parse(argv):
+    o = Options()
+    args = _expand_options_files(shlex.split(os.environ.get("NVCC_PREPEND_FLAGS", "")) + list(argv) +
+                                 shlex.split(os.environ.get("NVCC_APPEND_FLAGS", "")))
+    i = 0
+    while i < len(args):
+        a = args[i]
+        i += 1
+        if not a.startswith("-") or a == "-":
+            kind = o.lang or _EXT_KIND.get(os.path.splitext(a)[1]) or ("obj" if re.search(r"\.so(\.\d+)*$", a) else None)
+            o.inputs.append((a, kind))
+            continue
+        body = a.lstrip("-")
+        name, eq, value = body.partition("=")
+        if name in _FLAGS and not eq:
+            canon = _FLAGS[name]
+            _apply_flag(o, canon, a)
+            continue
+        if name == "Werror":
+            o.werror = True
+            if eq:
+                kinds = _split_list(value)
+            elif i < len(args) and set(_split_list(args[i])) <= _WERROR_KINDS and args[i]:
+                kinds = _split_list(args[i])
+                i += 1
+            else:
+                kinds = ["all-warnings"]
+            for k in kinds:
+                if k not in _WERROR_KINDS:
+                    raise UsageError(f"option '{a}': '{k}' is not a warning kind of -Werror")
+            continue
+        if name in _VALUES:
+            canon = _VALUES[name]
+            if not eq:
+                if i >= len(args):
+                    raise UsageError(f"option '{a}' needs a value")
+                value = args[i]
+                i += 1
+            _apply_value(o, canon, value, a)
+            continue
+        # -Ipath, -DX, -lm, -O3 (one dash, value attached).
+        if not a.startswith("--") and len(a) > 2 and a[1] in _ATTACHED:
+            _apply_value(o, _VALUES[a[1]], a[2:], a)
+            continue
+        if o.fwd_compiler or o.fwd_linker:
+            if o.fwd_compiler:
+                o.host_flags.append(a)
+            o.link_flags.append(a)
+            continue
+        raise UsageError(f"unknown option '{a}' (host compiler options go through -Xcompiler, linker "
+                         "options through -Xlinker, or add -forward-unknown-to-host-compiler)")
+    if o.dep_file is None and o.deps in ("M", "MM") and o.output:
+        o.dep_file = o.output  # nvcc -M -o file writes the dependencies to file
+    return o
+
+
+def _apply_flag(o, canon, a):
+    if canon in _UNSUPPORTED:
+        raise UsageError(f"option '{a}' is not supported: the simulator builds no device code "
+                         "(kernels compile as host code)")
+    if canon == "ignore":
+        return
+    if canon in ("E", "c", "dlink", "lib", "run", "link"):
+        o.phase = canon
+    elif canon in ("dc", "dw"):  # relocatable device code or not: the same host object here
+        o.phase = "c"
+    elif canon in ("M", "MM"):
+        o.deps = canon
+        o.phase = "M"
+    elif canon in ("MD", "MMD"):
+        o.deps = canon
+    elif canon == "MP":
+        o.dep_phony = True
+    elif canon == "pg":
+        o.host_flags.append("-pg")
+        o.link_flags.append("-pg")
+    elif canon == "g":
+        o.debug = True
+    elif canon == "G":
+        o.device_debug = True
+    elif canon == "lineinfo":
+        o.lineinfo = True
+    elif canon == "noeh":
+        o.host_flags.append("-fno-exceptions")
+    elif canon == "shared":
+        o.shared = True
+    elif canon == "fwd-compiler":
+        o.fwd_compiler = True
+    elif canon == "fwd-linker":
+        o.fwd_linker = True
+    elif canon == "dryrun":
+        o.dryrun = True
+    elif canon == "v":
+        o.verbose = True
+    elif canon == "keep":
+        o.keep = True
+    elif canon == "clean":
+        pass  # nothing is kept that a clean would remove
+    elif canon == "w":
+        o.no_warnings = True
+    elif canon == "version":
+        o.version = True
+    elif canon == "help":
+        o.help = True
+    elif canon in ("list-gpu-code", "list-gpu-arch"):
+        o.list = canon
+    elif canon == "Wno-deprecated-declarations":
+        o.host_flags.append("-Wno-deprecated-declarations")
+
+
+def _apply_value(o, canon, value, a):
+    if canon in _UNSUPPORTED:
+        raise UsageError(f"option '{a}' is not supported by cusim's nvcc")
+    if canon == "ignore":
+        return
+    if canon == "o":
+        o.output = value
+    elif canon == "include":
+        for v in _split_list(value):
+            o.host_flags += ["-include", v]
+    elif canon == "l":
+        for v in _split_list(value):
+            o.libs.append("-l" + v)
+    elif canon == "L":
+        for v in _split_list(value):
+            o.libs.append("-L" + v)
+    elif canon == "D":
+        o.host_flags.append("-D" + value)
+    elif canon == "U":
+        o.host_flags.append("-U" + value)
+    elif canon == "I":
+        for v in _split_list(value):
+            o.host_flags.append("-I" + v)
+    elif canon == "isystem":
+        for v in _split_list(value):
+            o.host_flags += ["-isystem", v]
+    elif canon == "odir":
+        o.odir = value
+    elif canon == "ccbin":
+        o.ccbin = value
+    elif canon == "arbin":
+        o.arbin = value
+    elif canon == "O":
+        if not re.fullmatch(r"[0-3s]|fast|g|z", value):
+            raise UsageError(f"option '{a}': the optimization level must be 0, 1, 2 or 3")
+        o.optimize = value
+    elif canon in ("ftemplate-backtrace-limit", "ftemplate-depth", "frandom-seed"):
+        o.host_flags.append(f"-{canon}={value}")
+    elif canon == "Xcompiler":
+        o.host_flags += _split_list(value)
+    elif canon == "Xlinker":
+        o.link_flags.append("-Wl," + value)
+    elif canon == "Xarchive":
+        o.archive_flags += _split_list(value)
+    elif canon == "keep-dir":
+        o.keep_dir = value
+    elif canon == "run-args":
+        o.run_args += _split_list(value)
+    elif canon == "MF":
+        o.dep_file = value
+    elif canon == "MT":
+        o.dep_targets.append(value)
+    elif canon in ("arch", "code", "gencode"):
+        for m in re.finditer(r"(?:sm|compute|lto)_(\d+)[af]?", value):
+            if m.group(1) not in o.archs:
+                o.archs.append(m.group(1))
+        if canon == "arch" and value not in ("native", "all", "all-major") and not re.search(r"\d", value):
+            raise UsageError(f"option '{a}': '{value}' is not a GPU architecture (sm_80, compute_80, native, all)")
+    elif canon == "cudart":
+        if value not in ("none", "shared", "static"):
+            raise UsageError(f"option '{a}': '{value}' is not one of none, shared, static")
+        o.cudart = value
+    elif canon == "x":
+        langs = {"cu": "cu", "c++": "cpp", "c": "c", "none": None}
+        if value not in langs:
+            raise UsageError(f"option '{a}': '{value}' is not one of cu, c++, c, none")
+        o.lang = langs[value]
+    elif canon == "std":
+        if not re.fullmatch(r"(c|gnu)\+\+(03|11|14|17|20|2a|23|2b|26|2c)", value):
+            raise UsageError(f"option '{a}': '{value}' is not a C++ dialect (c++03 ... c++20)")
+        o.std = value
+    elif canon == "machine":
+        if value != "64":
+            raise UsageError(f"option '{a}': only 64-bit hosts are supported")
+    elif canon == "rdc":
+        if value not in ("true", "false"):
+            raise UsageError(f"option '{a}': '{value}' is not true or false")
+
+
+# -- the toolkit and the host tools
+
+def toolkit_root():
+    here = os.path.dirname(os.path.realpath(sys.argv[0]))
+    return os.environ.get("CUSIM_NVCC_ROOT") or os.path.dirname(here)
+
+
+def host_compilers(o):
+    """(C++ compiler, C compiler)."""
+    cxx = o.ccbin or os.environ.get("NVCC_CCBIN") or os.environ.get("CUDAHOSTCXX") or "g++"
+    if os.path.isdir(cxx):
+        cxx = os.path.join(cxx, "g++")
+    d, base = os.path.split(cxx)
+    pairs = [(r"^(.*-)?g\+\+(-[\d.]+)?$", None), (r"^(.*-)?gcc(-[\d.]+)?$", "g++"),
+             (r"^(.*-)?clang\+\+(-[\d.]+)?$", None), (r"^(.*-)?clang(-[\d.]+)?$", "clang++"),
+             (r"^c\+\+$", None), (r"^cc$", "c++")]
+    c = cxx
+    for pattern, cxx_name in pairs:
+        m = re.match(pattern, base)
+        if not m:
+            continue
+        if cxx_name:  # a C compiler was named: C++ through its C++ sibling
+            c = cxx
+            sibling = (m.group(1) or "") + cxx_name + (m.group(2) or "")
+            cxx = os.path.join(d, sibling) if d else sibling
+        else:
+            c_name = base.replace("g++", "gcc").replace("clang++", "clang").replace("c++", "cc")
+            c = os.path.join(d, c_name) if d else c_name
+        break
+    return cxx, c
+
+
+def cxx_std(o):
+    """C++20 at least: the simulator's headers need it; a later dialect asked for is kept."""
+    if o.std is None:
+        return "-std=c++20"
+    flavour, _, year = o.std.partition("++")
+    order = {"03": 3, "11": 11, "14": 14, "17": 17, "20": 20, "2a": 20, "23": 23, "2b": 23, "26": 26, "2c": 26}
+    return f"-std={flavour}++{year}" if order[year] > 20 else f"-std={flavour}++20"
+
+
+def quote(arg):
+    """An argument as nvcc prints it in `#$ ` lines (CMake splits these with UNIX_COMMAND rules)."""
+    if arg and re.fullmatch(r"[A-Za-z0-9_+\-=.,:@%]+", arg):
+        return arg
+    return '"' + arg.replace("\\", "\\\\").replace('"', '\\"').replace("$", "\\$").replace("`", "\\`") + '"'
+
+
+class Driver:
+    def __init__(self, o):
+        self.o = o
+        self.root = toolkit_root()
+        self.include = os.path.join(self.root, "include")
+        self.lib = os.path.join(self.root, "lib64")
+        self.cxx, self.cc = host_compilers(o)
+        self.tmp = None
+        self.counter = 0
+        self.copies = {}  # rewritten copy -> original, of the compile in progress
+
+    def say(self, text):
+        print(text, file=sys.stderr, flush=True)
+
+    def show(self, cmd):
+        if self.o.verbose or self.o.dryrun:
+            self.say("#$ " + " ".join(quote(a) for a in cmd))
+
+    def run(self, cmd, stdout=None):
+        self.show(cmd)
+        if self.o.dryrun:
+            return 0
+        try:
+            return subprocess.run(cmd, stdout=stdout).returncode
+        except FileNotFoundError:
+            raise UsageError(f"cannot run '{cmd[0]}': not found (set -ccbin or NVCC_CCBIN)")
+
+    def environment_lines(self):
+        archs = self.o.archs or [DEFAULT_ARCH]
+        lines = [
+            f"_HERE_={os.path.join(self.root, 'bin')}",
+            f"_THERE_={os.path.join(self.root, 'bin')}",
+            "_CUSIM_=cusim's nvcc: kernels compile as host C++ for the cusim CPU simulator",
+            f"TOP={self.root}",
+            f"NVVMIR_LIBRARY_DIR={os.path.join(self.root, 'nvvm', 'libdevice')}",
+            f"LD_LIBRARY_PATH={self.lib}:{os.environ.get('LD_LIBRARY_PATH', '')}",
+            f"PATH={os.path.join(self.root, 'bin')}:{os.environ.get('PATH', '')}",
+            f"INCLUDES={quote('-I' + self.include)}",
+            f"LIBRARIES=  {quote('-L' + self.lib)}",
+            # No device code is built; the architectures are named for tools that look for them.
+            "CUSIM_DEVICE_CODE=none " + " ".join(f"-arch compute_{a}" for a in archs),
+        ]
+        for line in lines:
+            self.say("#$ " + line)
+
+    def temp_dir(self):
+        if self.tmp is None:
+            if self.o.keep:
+                self.tmp = self.o.keep_dir or "."
+                os.makedirs(self.tmp, exist_ok=True)
+            else:
+                self.tmp = tempfile.mkdtemp(prefix="cusim-nvcc-")
+        return self.tmp
+
+    def temp_path(self, name):
+        self.counter += 1
+        if self.o.keep:
+            return os.path.join(self.temp_dir(), f"{name}")
+        d = os.path.join(self.temp_dir(), str(self.counter))
+        os.makedirs(d, exist_ok=True)
+        return os.path.join(d, name)
+
+    def cleanup(self):
+        if self.tmp and not self.o.keep:
+            shutil.rmtree(self.tmp, ignore_errors=True)
+
+    # -- compile flags
+    def opt_flags(self):
+        o = self.o
+        flags = []
+        if o.device_debug:
+            flags += ["-O0", "-g"]
+        elif o.optimize is not None:
+            flags.append("-O" + o.optimize)
+        elif o.debug:
+            flags.append("-O0")  # a debug build keeps the kernels debuggable
+        else:
+            flags.append("-O3")  # nvcc optimises device code by default
+        if o.debug and not o.device_debug:
+            flags.append("-g")
+        elif o.lineinfo and not o.device_debug:
+            flags.append("-g1")
+        if o.no_warnings:
+            flags.append("-w")
+        if o.werror:
+            flags.append("-Werror")
+        return flags
+
+    def version_defines(self):
+        major, minor, build = CUDA_VERSION
+        archs = self.o.archs or [DEFAULT_ARCH]
+        return ["-D__NVCC__", f"-D__CUDACC_VER_MAJOR__={major}", f"-D__CUDACC_VER_MINOR__={minor}",
+                f"-D__CUDACC_VER_BUILD__={build}", f"-D__CUDA_API_VER_MAJOR__={major}",
+                f"-D__CUDA_API_VER_MINOR__={minor}",
+                "-D__CUDA_ARCH_LIST__=" + ",".join(a + "0" for a in sorted(archs, key=int)),
+                "-DCUSIM_BACKEND_SIM=1"]
+
+    def compile_command(self, kind, source, original, phase_flags, dep_args, out):
+        o = self.o
+        if kind == "c":
+            cmd = [self.cc, "-x", "c"] + self.version_defines()
+        else:
+            cmd = [self.cxx, "-x", "c++", cxx_std(o)]
+            if kind == "cu":
+                cmd.append("-D__CUDACC__")
+            cmd += self.version_defines()
+        if source != original:  # "..." includes of the rewritten copy resolve beside the original
+            cmd += ["-iquote", os.path.dirname(os.path.abspath(original))]
+        cmd += o.host_flags
+        cmd += ["-I" + self.include]
+        if kind == "cu":
+            cmd += ["-include", "cuda_runtime.h"]
+        if kind != "c":
+            cmd.append("-fstack-clash-protection")
+        cmd += self.opt_flags() + dep_args + list(phase_flags) + [source]
+        if out is not None:
+            cmd += ["-o", out]
+        return cmd
+
+    def prepare_source(self, path, kind):
+        """The file to compile: path itself, or a rewritten copy opening with `#line 1 "path"`.
+
+        The user's headers it includes get the same rewrite (_IncludeGraph): each one needing it, and
+        each one including such a header, is compiled from a rewritten copy in the temporary directory
+        (self.copies maps every copy to its original, for the dependency files)."""
+        if not os.path.isfile(path):
+            raise UsageError(f"input file '{path}' not found")
+        self.copies = {}
+        if kind != "cu":
+            return path
+        graph = _IncludeGraph(path, self.include_search(path), self.toolkit_roots())
+        root = graph.root
+        if not root.copied:
+            return path
+        base = os.path.basename(path)
+        if self.o.keep:  # the kept copy sits in the keep directory (by default "."): never over the source
+            stem, ext = os.path.splitext(base)
+            base = f"{stem}.cusim{ext or '.cu'}"
+        root.copy = self.temp_path(base)
+        for node in graph.nodes.values():
+            if node.copied and node is not root:
+                # Absolute: the includes naming it are absolute paths (see _IncludeGraph).
+                d = os.path.abspath(os.path.join(self.temp_dir(), "cusim-include", str(self.counter)))
+                self.counter += 1
+                if not self.o.dryrun:
+                    os.makedirs(d, exist_ok=True)
+                node.copy = os.path.join(d, node.name)
+        for node in [root] + [n for n in graph.nodes.values() if n.copied and n is not root]:
+            original = path if node is root else node.path
+            self.copies[node.copy] = original
+            if self.o.dryrun or self.o.verbose:
+                self.say(f"#$ cusim-rewrite {quote(original)} > {quote(node.copy)}")
+            if self.o.dryrun:
+                continue
+            escaped = original.replace("\\", "\\\\").replace('"', '\\"')
+            with open(node.copy, "w", encoding="utf-8", errors="surrogateescape", newline="") as f:
+                f.write(f'#line 1 "{escaped}"\n')
+                f.write(graph.text_of(node))
+        return root.copy
+
+    def include_search(self, original):
+        """The directories the compile command searches for `#include "..."` and `#include <...>`, in
+        its order, each with whether it is the user's (headers found there get the rewrite; the
+        toolkit's, -isystem and the compiler's own directories are never rewritten, and a search
+        reaching one of them stops: what is found there is not the user's)."""
+        quoted = [os.path.dirname(os.path.abspath(original))]  # the -iquote of compile_command
+        dirs = []
+        flags = self.o.host_flags
+        i = 0
+        while i < len(flags):
+            f = flags[i]
+            i += 1
+            for opt, into in (("-iquote", quoted), ("-I", dirs), ("-isystem", None), ("-idirafter", None),
+                              ("-include", None), ("-imacros", None), ("-iprefix", None)):
+                if f == opt and i < len(flags):
+                    value = flags[i]
+                    i += 1
+                elif f.startswith(opt) and into is not None:
+                    value = f[len(opt):]
+                else:
+                    continue
+                if into is not None and value:
+                    into.append(os.path.abspath(value))
+                break
+        return _Search(quoted, dirs + [self.include])
+
+    def toolkit_roots(self):
+        """Real paths under which headers belong to the toolkit: its include directory and the
+        directories its entries link to (the toolkit's headers are links into cusim's sources)."""
+        roots = {os.path.realpath(self.include)}
+        try:
+            for e in os.scandir(self.include):
+                if e.is_symlink():
+                    roots.add(os.path.dirname(os.path.realpath(e.path)))
+        except OSError:
+            pass
+        return roots
+
+    def default_object(self, path):
+        base = os.path.splitext(os.path.basename(path))[0] + ".o"
+        return os.path.join(self.o.odir, base) if self.o.odir else base
+
+    def dependency_args(self, obj, original, copy):
+        """GCC's -M* arguments, and (file GCC writes, destination) when the file needs fixing after:
+        the rewritten copy renamed to the original, or the dependencies going to stdout."""
+        o = self.o
+        if not o.deps:
+            return [], None
+        if o.deps in ("M", "MM"):
+            dest = o.dep_file  # None: stdout
+        else:
+            dest = o.dep_file or os.path.splitext(obj or os.path.basename(original))[0] + ".d"
+        made = dest
+        if copy != original or dest is None:
+            made = os.path.join(self.temp_dir(), f"deps{self.counter}.d")
+            self.counter += 1
+        args = ["-" + o.deps, "-MF", made]
+        for t in o.dep_targets or [obj or self.default_object(original)]:
+            args += ["-MT", t]
+        if o.dep_phony:
+            args.append("-MP")
+        return args, ((made, dest) if made != dest else None)
+
+    def fix_dependencies(self, fix, original, copy):
+        """Writes the dependency file GCC made to its destination, naming the original source."""
+        if fix is None or self.o.dryrun:
+            return
+        made, dest = fix
+        with open(made, encoding="utf-8", errors="surrogateescape") as f:
+            text = f.read()
+        # The rewritten copies (the source's and its headers') are named by their originals; longest
+        # first, so that no copy's path is replaced inside another's.
+        for c in sorted(self.copies, key=len, reverse=True):
+            text = text.replace(_make_escape(c), _make_escape(self.copies[c]))
+        if dest is None:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+        else:
+            with open(dest, "w", encoding="utf-8", errors="surrogateescape") as f:
+                f.write(text)
+
+    # -- phases
+    def compile_one(self, path, kind, obj, phase_flags=("-c",)):
+        copy = self.prepare_source(path, kind)
+        dep_args, fix = self.dependency_args(obj if phase_flags == ("-c",) else None, path, copy)
+        rc = self.run(self.compile_command(kind, copy, path, phase_flags, dep_args, obj))
+        if rc == 0:
+            self.fix_dependencies(fix, path, copy)
+        return rc
+
+    def main(self):
+        o = self.o
+        if o.version:
+            print("nvcc: NVIDIA (R) Cuda compiler driver")
+            print("cusim nvcc: the cusim CPU simulator's nvcc-compatible driver (not NVIDIA's); "
+                  "kernels compile as host C++ for the simulator")
+            print("Cuda compilation tools, release {0}.{1}, V{0}.{1}.{2}".format(*CUDA_VERSION))
+            print(f"Build cusim, host compiler {self.cxx}")
+            return 0
+        if o.help:
+            print(HELP.format(prog="nvcc"))
+            return 0
+        if o.list:
+            print("\n".join(f"{'sm' if o.list == 'list-gpu-code' else 'compute'}_{a}"
+                            for a in ("75", "80", "86", "87", "89", "90", "100", "103", "110", "120", "121")))
+            return 0
+        if o.verbose or o.dryrun:
+            self.environment_lines()
+        if not o.inputs:
+            raise UsageError("no input files (use --help for the options)")
+        for path, kind in o.inputs:
+            if kind is None:
+                raise UsageError(f"don't know what to do with '{path}' (inputs are .cu, .c, .cpp, .o, .a, .so "
+                                 "files; -x cu compiles any file as CUDA)")
+            if kind == "device":
+                raise UsageError(f"input '{path}' is device code, which the simulator cannot run "
+                                 "(it needs the .cu source)")
+        sources = [(p, k) for p, k in o.inputs if k in ("cu", "cpp", "c")]
+        try:
+            if o.phase == "dlink":
+                return self.device_link()
+            if o.phase in ("c", "E", "M") and o.output and len(sources) > 1 and not (o.phase == "M"):
+                raise UsageError("-o names one output file, but more than one input file is compiled")
+            if o.phase == "c":
+                for p, k in sources:
+                    obj = o.output or self.default_object(p)
+                    rc = self.compile_one(p, k, obj)
+                    if rc:
+                        return rc
+                return 0
+            if o.phase == "E":
+                for p, k in sources:
+                    rc = self.compile_one(p, k, o.output, ("-E",))
+                    if rc:
+                        return rc
+                return 0
+            if o.phase == "M":
+                for p, k in sources:
+                    rc = self.compile_one(p, k, None, ("-E",))
+                    if rc:
+                        return rc
+                return 0
+            # lib, link, run: compile the sources to temporary objects first.
+            objects = []
+            for p, k in o.inputs:
+                if k in ("cu", "cpp", "c"):
+                    obj = self.temp_path(os.path.splitext(os.path.basename(p))[0] + ".o")
+                    rc = self.compile_one(p, k, obj)
+                    if rc:
+                        return rc
+                    objects.append(obj)
+                else:
+                    if not os.path.exists(p) and not o.dryrun:
+                        raise UsageError(f"input file '{p}' not found")
+                    objects.append(p)
+            if o.phase == "lib":
+                return self.archive(objects)
+            out = o.output or ("a.out" if o.phase != "run" else self.temp_path("a.out"))
+            rc = self.link(objects, out)
+            if rc or o.phase != "run":
+                return rc
+            return self.run([os.path.abspath(out)] + o.run_args)
+        finally:
+            self.cleanup()
+
+    def device_link(self):
+        """Device linking has nothing to do here: a valid, empty object."""
+        out = self.o.output or "a_dlink.o"
+        cmd = [self.cxx, "-x", "c++", "-c", os.devnull, "-o", out] + \
+              [f for f in self.o.host_flags if f.startswith("-f") or f.startswith("-m")]
+        return self.run(cmd)
+
+    def archive(self, objects):
+        ar = self.o.arbin or os.environ.get("AR") or "ar"
+        out = self.o.output or "a.a"
+        if os.path.exists(out) and not self.o.dryrun:
+            os.remove(out)
+        return self.run([ar, "rcs"] + self.o.archive_flags + [out] + objects)
+
+    def runtime_libs(self):
+        if self.o.cudart == "none":
+            return []
+        if self.o.cudart == "shared":  # libcudart.so links statically; the shared build has its own name
+            return ["-lcudadevrt", "-lcusim_cudart"]
+        return ["-lcudadevrt", "-lcudart_static", "-lrt", "-lpthread", "-ldl"]
+
+    def link(self, objects, out):
+        o = self.o
+        cmd = [self.cxx, "-m64"]
+        if o.shared:
+            cmd.append("-shared")
+        cmd += o.link_flags
+        cmd += ["-Wl,--start-group"] + objects
+        cmd += [f for f in o.libs if f.startswith("-L")] + ["-L" + self.lib]
+        if o.cudart == "shared":
+            cmd.append("-Wl,-rpath," + self.lib)
+        cmd += [f for f in o.libs if f.startswith("-l")]
+        cmd += self.runtime_libs() + ["-Wl,--end-group", "-o", out]
+        return self.run(cmd)
+
+
+# -- the user's headers: found as the compiler finds them, rewritten like the .cu file
+#
+# How a rewritten header is found first: every `#include` of a rewritten file (the .cu file's copy, a
+# header's copy) that resolves to one of the user's headers is changed to that header's absolute path:
+# its rewritten copy's when it has one, the original's otherwise. Only the text between the
+# delimiters changes, so every line stays where it was. This, rather than a mirrored temporary tree
+# searched first with -iquote/-I, because the compiler resolves "..." relative to the directory of
+# the file doing the including: a copy in a temporary directory would find neither its original's
+# neighbours nor the right copies by a relative name, while an absolute path is found as it is, by
+# the compiler's search order resolved here once (the including file's directory, the -iquote
+# directories, the -I directories, for <...> the -I directories only). A header is copied when it
+# needs the rewrite or includes (at any depth) one that is copied, since only a copy's includes can
+# point at copies; every other header is used in place. Each header is one node, by its real path,
+# so one included through two paths is one copy (#pragma once and include guards work as before).
+# Conditional and commented-out includes are followed too (harmless: a copy nobody includes); an
+# include naming a macro (`#include HEADER`) or `#include_next` is left to the compiler.
+
+_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*(?:"([^"\n]+)"|<([^>\n]+)>)', re.M)
+_SYSTEM_PREFIXES = ("/usr/include", "/usr/local/include", "/usr/lib", "/usr/lib64", "/usr/share")
+
+
+def _under(path, roots):
+    return any(path == r or path.startswith(r.rstrip(os.sep) + os.sep) for r in roots)
+
+
+class _Search:
+    """The compile's include search, in its order: quoted, the -iquote directories (the .cu file's
+    first); dirs, the -I directories (the toolkit's last: where the user's end)."""
+
+    def __init__(self, quoted, dirs):
+        self.quoted = quoted
+        self.dirs = dirs
+
+
+class _Node:
+    __slots__ = ("path", "name", "text", "rewritten", "includes", "copied", "copy")
+
+    def __init__(self, path, text, rewritten):
+        self.path = path  # absolute, as first reached: what `#line` names
+        self.name = os.path.basename(path)
+        self.text = text
+        self.rewritten = rewritten
+        self.includes = []  # (line index of the #include, real path of the user's header it finds)
+        self.copied = rewritten != text
+        self.copy = None
+
+
+class _IncludeGraph:
+    """The .cu file and the user's headers it includes, transitively, each read and rewritten once."""
+
+    def __init__(self, source, search, toolkit_roots):
+        self.search = search
+        self.not_user = tuple(toolkit_roots) + _SYSTEM_PREFIXES
+        self.user_dir = {}  # directory -> whether it holds the user's headers
+        self.nodes = {}  # real path -> _Node
+        key = os.path.realpath(source)
+        self.root = self._read(os.path.abspath(source), key, source)
+        pending = [self.root]
+        while pending:
+            node = pending.pop()
+            includer_dir = os.path.dirname(node.path)
+            for m in _INCLUDE.finditer(node.text):
+                found = self._resolve(m.group(1), includer_dir) if m.group(1) is not None else \
+                    self._resolve(m.group(2), None)
+                if found is None or '"' in found:
+                    continue
+                k = os.path.realpath(found)
+                if k not in self.nodes:
+                    try:
+                        pending.append(self._read(os.path.abspath(found), k, os.path.abspath(found)))
+                    except OSError:
+                        continue  # unreadable: left to the compiler, which says why
+                node.includes.append((node.text.count("\n", 0, m.start()), k))
+        # Copied: needs the rewrite, or includes a copied header (until nothing changes: cycles).
+        changed = True
+        while changed:
+            changed = False
+            for node in self.nodes.values():
+                if not node.copied and any(self.nodes[k].copied for _, k in node.includes):
+                    node.copied = changed = True
+
+    def _read(self, path, key, name_in_errors):
+        with open(path, encoding="utf-8", errors="surrogateescape", newline="") as f:
+            text = f.read()
+        # RewriteError propagates with file:line, as for the .cu file (the header's path, absolute).
+        rewritten = rewrite.rewrite(text, name_in_errors) if rewrite.needs_rewrite(text) else text
+        node = self.nodes[key] = _Node(path, text, rewritten)
+        return node
+
+    def _is_user(self, d):
+        if d not in self.user_dir:
+            self.user_dir[d] = not _under(os.path.realpath(d), self.not_user)
+        return self.user_dir[d]
+
+    def _resolve(self, name, includer_dir):
+        """The user's header `#include "name"` (includer_dir given) or `<name>` finds, or None."""
+        if os.path.isabs(name):
+            return name if os.path.isfile(name) and self._is_user(os.path.dirname(name)) else None
+        dirs = ([includer_dir] + self.search.quoted if includer_dir is not None else []) + self.search.dirs
+        for d in dirs:
+            candidate = os.path.join(d, name)
+            if os.path.isfile(candidate):
+                return candidate if self._is_user(d) else None
+        return None  # in -isystem or the compiler's directories, or nowhere: not the user's
+
+    def text_of(self, node):
+        """A copied node's text: rewritten, its includes of the user's headers made absolute. The
+        rewrite keeps preprocessor lines as they are and where they are, so each include is found
+        again on its line."""
+        lines = node.rewritten.split("\n")
+        for line, k in node.includes:
+            m = _INCLUDE.match(lines[line])
+            if m is None:  # cannot happen (the rewrite keeps preprocessor lines), but never a wrong edit
+                continue
+            target = self.nodes[k]
+            g = 1 if m.group(1) is not None else 2
+            lines[line] = (lines[line][:m.start(g) - 1] + '"' + (target.copy if target.copied else target.path) +
+                           '"' + lines[line][m.end(g) + 1:])
+        return "\n".join(lines)
+
+
+def _make_escape(path):
+    return path.replace(" ", "\\ ").replace("#", "\\#").replace("$", "$$")
+
+
+HELP = """Usage: {prog} [options] <inputs>
+
+cusim's nvcc: nvcc's command line over the host compiler. .cu files are compiled as C++ for the
+cusim CPU simulator; .c/.cpp/.o/.a/.so inputs pass through to the host compiler and linker.
+
+  -c, -dc, -E, -M, -MM, -MD, -MMD, -MF <file>, -MT <target>, -MP, -lib, -dlink, -run, -shared
+  -o <file>  -I<dir>  -isystem <dir>  -D<macro>  -U<macro>  -include <file>  -L<dir>  -l<lib>
+  -O0..3  -g  -G  -lineinfo  -std=<c++NN>  -x cu|c++|c  -Xcompiler <opts>  -Xlinker <opts>
+  -ccbin <compiler> (or NVCC_CCBIN / CUDAHOSTCXX; default g++)  -cudart static|shared|none
+  -arch/-code/-gencode/-Xptxas/-Xnvlink/-rdc/--use_fast_math/... are accepted and have no effect.
+  -forward-unknown-to-host-compiler  -v  --dryrun  --options-file <file>  --version
+"""
+
+
+def main(argv):
+    try:
+        o = parse(argv)
+        return Driver(o).main()
+    except UsageError as e:
+        print(f"{PROG}: {e}", file=sys.stderr)
+        return 1
+    except rewrite.RewriteError as e:
+        print(str(e), file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130

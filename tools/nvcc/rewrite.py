@@ -1,0 +1,689 @@
+# SPDX-License-Identifier: MIT
+"""The token rewrite that lets the host compiler build an unmodified .cu file for the simulator.
+
+Only what C++ cannot express is rewritten (docs/unmodified-cuda.md):
+
+* ``K<<<g, b[, s[, st]]>>>(args)``  ->  ``::cusim::detail::chevron(g, b[, s[, st]])(PROBE(K), CALL(K), args)``
+* ``__shared__ T name[N];`` in a function  ->  a ``static constexpr char`` key and
+  ``auto& name = ::cusim::detail::shared_variable<T[N]>(&key, source_location::current());``
+* ``extern __shared__ T name[];``  ->  ``T* const name = ::cusim::detail::dynamic_shared_pointer<T>();``
+
+Comments, strings, character literals, raw strings and preprocessor lines are kept as they are
+(a launch inside a ``#define`` body is rewritten in place), and every rewrite stays on the lines it
+came from, so the output has exactly as many lines as the input. What cannot be rewritten safely
+raises RewriteError naming the file, line and construct.
+"""
+
+import re
+
+__all__ = ["RewriteError", "rewrite", "needs_rewrite"]
+
+
+class RewriteError(Exception):
+    """``file:line: cusim nvcc: cannot rewrite <construct>: <why>``."""
+
+    def __init__(self, path, line, construct, why):
+        super().__init__(f"{path}:{line}: cusim nvcc: cannot rewrite {construct}: {why}")
+
+
+class Token:
+    __slots__ = ("kind", "text", "line")
+
+    def __init__(self, kind, text, line):
+        self.kind = kind  # ws, nl, comment, pp, str, chr, id, num, punct
+        self.text = text
+        self.line = line
+
+    def __repr__(self):
+        return f"Token({self.kind}, {self.text!r}, {self.line})"
+
+
+_STRING_PREFIXES = ("u8R", "LR", "uR", "UR", "R", "u8", "L", "u", "U")
+_PUNCT = ("->*", "...", "::", "->", ".*", "++", "--", "&&", "||", "==", "!=", "+=", "-=", "*=",
+          "/=", "%=", "&=", "|=", "^=", "##")
+_ID_START = re.compile(r"[A-Za-z_$]")
+_ID = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
+_NUMBER = re.compile(r"\.?[0-9](?:[eEpP][+-]|'[0-9A-Za-z_]|[0-9A-Za-z_.])*")
+
+
+def _skip_quoted(src, i, quote, path, line):
+    """Index just past the literal whose opening quote is at i."""
+    n = len(src)
+    j = i + 1
+    while j < n:
+        c = src[j]
+        if c == "\\":
+            j += 2
+            continue
+        if c == quote:
+            return j + 1
+        if c == "\n":
+            break
+        j += 1
+    what = "string literal" if quote == '"' else "character literal"
+    raise RewriteError(path, line, "the file", f"unterminated {what}")
+
+
+def _skip_raw(src, i, path, line):
+    """i is at the opening quote of R"delim( ... )delim"."""
+    m = re.compile(r'"([^()\\\s]{0,16})\(').match(src, i)
+    if not m:
+        raise RewriteError(path, line, "the file", "malformed raw string literal")
+    end = src.find(")" + m.group(1) + '"', m.end())
+    if end < 0:
+        raise RewriteError(path, line, "the file", "unterminated raw string literal")
+    return end + len(m.group(1)) + 2
+
+
+def tokenize(src, path="<input>"):
+    """Splits C/C++ source into tokens whose texts concatenate back to src exactly."""
+    tokens = []
+    n = len(src)
+    i = 0
+    line = 1
+    at_line_start = True
+    while i < n:
+        c = src[i]
+        start = i
+        if c == "\n":
+            tokens.append(Token("nl", "\n", line))
+            line += 1
+            i += 1
+            at_line_start = True
+            continue
+        if c in " \t\r\f\v" or (c == "\\" and src.startswith("\\\n", i)):
+            while i < n and (src[i] in " \t\r\f\v" or src.startswith("\\\n", i)):
+                i += 2 if src[i] == "\\" else 1
+            text = src[start:i]
+            tokens.append(Token("ws", text, line))
+            line += text.count("\n")
+            continue
+        if src.startswith("//", i):
+            while i < n and src[i] != "\n":
+                i += 2 if src.startswith("\\\n", i) else 1
+            text = src[start:i]
+            tokens.append(Token("comment", text, line))
+            line += text.count("\n")
+            continue
+        if src.startswith("/*", i):
+            end = src.find("*/", i + 2)
+            if end < 0:
+                raise RewriteError(path, line, "the file", "unterminated comment")
+            i = end + 2
+            text = src[start:i]
+            tokens.append(Token("comment", text, line))
+            line += text.count("\n")
+            continue
+        if c == "#" and at_line_start:
+            # A directive runs to the end of its (continued) line; comments and literals inside it
+            # are skipped whole so that a /* */ spanning lines or a "//" in a string is no end.
+            while i < n and src[i] != "\n":
+                if src.startswith("\\\n", i):
+                    i += 2
+                elif src.startswith("//", i):
+                    while i < n and src[i] != "\n":
+                        i += 2 if src.startswith("\\\n", i) else 1
+                elif src.startswith("/*", i):
+                    end = src.find("*/", i + 2)
+                    if end < 0:
+                        raise RewriteError(path, line, "the file", "unterminated comment")
+                    i = end + 2
+                elif src[i] in "\"'":
+                    i = _skip_quoted(src, i, src[i], path, line)
+                else:
+                    i += 1
+            text = src[start:i]
+            tokens.append(Token("pp", text, line))
+            line += text.count("\n")
+            continue
+        at_line_start = False
+        if _ID_START.match(c):
+            m = _ID.match(src, i)
+            word = m.group(0)
+            j = m.end()
+            if j < n and src[j] in "\"'" and word in _STRING_PREFIXES:
+                if word.endswith("R") and src[j] == '"':
+                    i = _skip_raw(src, j, path, line)
+                else:
+                    i = _skip_quoted(src, j, src[j], path, line)
+                text = src[start:i]
+                tokens.append(Token("str" if src[j] == '"' else "chr", text, line))
+                line += text.count("\n")
+                continue
+            tokens.append(Token("id", word, line))
+            i = j
+            continue
+        if c.isdigit() or (c == "." and i + 1 < n and src[i + 1].isdigit()):
+            m = _NUMBER.match(src, i)
+            tokens.append(Token("num", m.group(0), line))
+            i = m.end()
+            continue
+        if c in "\"'":
+            i = _skip_quoted(src, i, c, path, line)
+            tokens.append(Token("str" if c == '"' else "chr", src[start:i], line))
+            continue
+        for p in _PUNCT:
+            if src.startswith(p, i):
+                tokens.append(Token("punct", p, line))
+                i += len(p)
+                break
+        else:
+            # < and > stay single characters: <<< is three of them, and >>> may close templates.
+            tokens.append(Token("punct", c, line))
+            i += 1
+    return tokens
+
+
+def needs_rewrite(src):
+    """Whether src may hold anything to rewrite (a fast check before tokenizing)."""
+    return "<<<" in src or "__shared__" in src
+
+
+_TRIVIA = ("ws", "nl", "comment")
+_OPEN = {"(": ")", "[": "]", "{": "}"}
+_CLOSE = {")": "(", "]": "[", "}": "{"}
+_KEYWORDS_BEFORE_EXPR = {"return", "else", "do", "case", "throw", "co_return", "co_yield", "co_await"}
+_ALIGN_WORDS = ("__align__", "alignas")
+_DECL_SPECIFIERS = {"static", "volatile", "const", "extern", "__device__", "__shared__", "inline",
+                    "__restrict__", "register"}
+
+
+class _Rewriter:
+    def __init__(self, tokens, path):
+        self.t = tokens
+        self.path = path
+        self.out = [tok.text for tok in tokens]  # replacement text per token
+        self.keys = 0
+
+    # -- navigation over significant tokens
+    def next_sig(self, i):
+        i += 1
+        while i < len(self.t) and self.t[i].kind in _TRIVIA:
+            i += 1
+        return i
+
+    def prev_sig(self, i):
+        i -= 1
+        while i >= 0 and self.t[i].kind in _TRIVIA:
+            i -= 1
+        return i
+
+    def is_punct(self, i, text):
+        return 0 <= i < len(self.t) and self.t[i].kind == "punct" and self.t[i].text == text
+
+    def adjacent(self, i, n, ch):
+        """Tokens i..i+n-1 are each the punctuator ch, with nothing between them."""
+        return all(self.is_punct(i + k, ch) for k in range(n))
+
+    def fail(self, i, construct, why):
+        line = self.t[i].line if 0 <= i < len(self.t) else (self.t[-1].line if self.t else 1)
+        raise RewriteError(self.path, line, construct, why)
+
+    def match_forward(self, i):
+        """i is at an opening (, [ or {: the index of its closing partner."""
+        stack = []
+        j = i
+        while j < len(self.t):
+            tok = self.t[j]
+            if tok.kind == "punct":
+                if tok.text in _OPEN:
+                    stack.append(_OPEN[tok.text])
+                elif tok.text in _CLOSE:
+                    if not stack or stack.pop() != tok.text:
+                        return -1
+                    if not stack:
+                        return j
+            j += 1
+        return -1
+
+    def match_backward(self, i):
+        """i is at a closing ), ] or }: the index of its opening partner."""
+        stack = []
+        j = i
+        while j >= 0:
+            tok = self.t[j]
+            if tok.kind == "punct":
+                if tok.text in _CLOSE:
+                    stack.append(_CLOSE[tok.text])
+                elif tok.text in _OPEN:
+                    if not stack or stack.pop() != tok.text:
+                        return -1
+                    if not stack:
+                        return j
+            j -= 1
+        return -1
+
+    def angle_backward(self, i):
+        """i is at the > closing a template argument list: the index of its <, or -1."""
+        depth = 0
+        j = i
+        while j >= 0:
+            tok = self.t[j]
+            if tok.kind == "punct":
+                if tok.text in _CLOSE:
+                    j = self.match_backward(j)
+                    if j < 0:
+                        return -1
+                elif tok.text == ">":
+                    depth += 1
+                elif tok.text == "<":
+                    depth -= 1
+                    if depth == 0:
+                        return j
+                elif tok.text in (";", "{", "}"):
+                    return -1
+            j -= 1
+        return -1
+
+    # -- <<<...>>>
+    def kernel_start(self, i):
+        """i is the last token of the kernel expression: the index of its first token, or -1."""
+        tok = self.t[i]
+        if tok.kind == "punct" and tok.text == ")":
+            start = self.match_backward(i)
+            if start < 0:
+                return -1
+            before = self.prev_sig(start)
+            if before >= 0 and (self.t[before].kind in ("id", "num", "str", "chr") and
+                                self.t[before].text not in _KEYWORDS_BEFORE_EXPR or
+                                self.is_punct(before, ">") or self.is_punct(before, "]")):
+                return -1  # a call or cast producing the kernel: not an id-expression
+            return start
+        while True:
+            if tok.kind == "punct" and tok.text == ">":
+                lt = self.angle_backward(i)
+                if lt < 0:
+                    return -1
+                i = self.prev_sig(lt)
+                if i < 0 or self.t[i].kind != "id":
+                    return -1
+            elif tok.kind != "id" or tok.text in _KEYWORDS_BEFORE_EXPR or tok.text == "operator":
+                return -1
+            start = i
+            if start > 0 and self.prev_sig(start) >= 0 and self.t[self.prev_sig(start)].text == "template":
+                start = self.prev_sig(start)
+            p = self.prev_sig(start)
+            if p >= 0 and self.t[p].kind == "punct" and self.t[p].text in ("::", ".", "->"):
+                q = self.prev_sig(p)
+                if self.t[p].text == "::" and (q < 0 or not (self.t[q].kind == "id" or self.is_punct(q, ">"))):
+                    return p  # a leading :: (the global namespace)
+                if q < 0:
+                    return -1
+                if self.t[p].text != "::" and self.t[q].kind == "punct" and self.t[q].text in (")", "]"):
+                    q = self.match_backward(q)
+                    if q < 0:
+                        return -1
+                    return self.kernel_start_postfix(q)
+                i = q
+                tok = self.t[i]
+                continue
+            return start
+
+    def kernel_start_postfix(self, i):
+        """i is at the ( or [ of a group that ends a member access's object expression."""
+        p = self.prev_sig(i)
+        if p >= 0 and (self.t[p].kind == "id" or self.is_punct(p, ")") or self.is_punct(p, "]")):
+            return self.kernel_start(p) if self.t[p].kind != "id" or self.is_punct(i, "[") else -1
+        return i
+
+    def rewrite_launch(self, i, hi, in_macro):
+        construct = "the kernel launch <<<...>>>"
+        before = self.prev_sig(i)
+        if before >= 0 and self.t[before].text == "operator":
+            return  # operator<<<T>: an explicit template argument for operator<<
+        if before < 0:
+            self.fail(i, construct, "no kernel expression before <<<")
+        start = self.kernel_start(before)
+        if start < 0:
+            self.fail(i, construct, "the kernel expression before <<< is not a name (ns::kernel, "
+                      "kernel<T, N>) or a parenthesised expression")
+        # The configuration: up to the first >>> outside brackets.
+        j = i + 3
+        stack = []
+        close = -1
+        while j < hi:
+            tok = self.t[j]
+            if tok.kind == "punct":
+                if tok.text in _OPEN:
+                    stack.append(_OPEN[tok.text])
+                elif tok.text in _CLOSE:
+                    if not stack or stack.pop() != tok.text:
+                        self.fail(j, construct, f"unbalanced '{tok.text}' in the launch configuration")
+                elif not stack and self.adjacent(j, 3, ">"):
+                    close = j
+                    break
+                elif not stack and tok.text == ";":
+                    break
+            j += 1
+        if close < 0:
+            self.fail(i, construct, "no >>> closes the launch configuration")
+        if self.next_sig(i + 2) == close:
+            self.fail(i, construct, "the launch configuration is empty")
+        paren = self.next_sig(close + 2)
+        if paren >= hi or not self.is_punct(paren, "("):
+            self.fail(close, construct, "no argument list '(...)' follows >>>")
+        if self.match_forward(paren) < 0:
+            self.fail(paren, construct, "the argument list is not closed")
+        # The kernel moves behind the configuration, twice: a probe that yields its address when K
+        # names one function (so the launch knows the kernel and converts the arguments to its
+        # parameters), and a call K(args...) per thread for what has no single address (a
+        # template deduced from the arguments, default arguments).
+        kernel = self.text_between(start, before)
+        probe = (f"[=](auto cusim_t) -> decltype(::cusim::detail::kernel_pointer<decltype(cusim_t)>({kernel})) "
+                 f"{{ return ::cusim::detail::kernel_pointer<decltype(cusim_t)>({kernel}); }}")
+        call = f"[=](auto&... cusim_a) {{ {kernel}(cusim_a...); }}"
+        empty = self.next_sig(paren) == self.match_forward(paren)
+        self.replace_span(start, before, "::cusim::detail::chevron(")
+        for m in (i, i + 1, i + 2, close + 1, close + 2):
+            self.out[m] = ""
+        self.out[close] = ")"
+        self.out[paren] = "(" + probe + ", " + call + ("" if empty else ", ")
+
+    # -- __shared__
+    def statement_start(self, i):
+        """The first token of the declaration holding the __shared__ at i, or -1."""
+        j = self.prev_sig(i)
+        start = i
+        while j >= 0:
+            tok = self.t[j]
+            if tok.kind == "id" and tok.text in _DECL_SPECIFIERS:
+                start = j
+                j = self.prev_sig(j)
+                continue
+            if self.is_punct(j, ")"):
+                k = self.match_backward(j)
+                head = self.prev_sig(k) if k >= 0 else -1
+                if head >= 0 and self.t[head].text in _ALIGN_WORDS:
+                    start = head
+                    j = self.prev_sig(head)
+                    continue
+                if head >= 0 and self.t[head].text == "__attribute__":
+                    start = head
+                    j = self.prev_sig(head)
+                    continue
+            break
+        if j < 0 or (self.t[j].kind == "punct" and self.t[j].text in (";", "{", "}", ":")) or \
+                self.t[j].kind == "pp":
+            return start
+        return -1
+
+    def rewrite_shared(self, i, in_function):
+        construct = "the __shared__ declaration"
+        start = self.statement_start(i)
+        if start < 0:
+            self.fail(i, construct, "it does not start a declaration statement")
+        # The statement's end, and its top-level pieces.
+        j = i
+        stack = []
+        end = -1
+        while j < len(self.t):
+            tok = self.t[j]
+            if tok.kind == "punct":
+                if tok.text in _OPEN:
+                    stack.append(_OPEN[tok.text])
+                elif tok.text in _CLOSE:
+                    if not stack or stack.pop() != tok.text:
+                        break
+                elif tok.text == ";" and not stack:
+                    end = j
+                    break
+            j += 1
+        if end < 0:
+            self.fail(i, construct, "no ';' ends it")
+        sig = [k for k in range(start, end) if self.t[k].kind not in _TRIVIA]
+        words = [self.t[k].text for k in sig]
+        if "cusim" in words[:words.index("__shared__") + 3] and "shared_array" in words:
+            return end  # cusim's own checked form: `__shared__ cusim::shared_array<T, N> s;`
+        if not in_function:
+            self.fail(i, construct, "a __shared__ variable outside a function body (namespace or class "
+                      "scope) has no rewrite; declare it inside the kernel")
+        # Specifiers: drop storage words, keep cv, take the alignment.
+        extern = False
+        align = None
+        cv = []
+        k = 0
+        while k < len(sig):
+            tok = self.t[sig[k]]
+            if tok.kind == "id" and tok.text in ("static", "__shared__", "__device__", "register", "inline"):
+                k += 1
+            elif tok.kind == "id" and tok.text == "extern":
+                extern = True
+                k += 1
+            elif tok.kind == "id" and tok.text in ("volatile", "const"):
+                cv.append(tok.text)
+                k += 1
+            elif tok.kind == "id" and tok.text in _ALIGN_WORDS + ("__attribute__",):
+                align, k = self.take_alignment(sig, k, construct)
+            else:
+                break
+        rest = sig[k:]
+        if not rest:
+            self.fail(i, construct, "no type and name follow __shared__")
+        declarators = self.split_declarators(rest, construct, i)
+        base = None
+        pieces = []
+        for n, decl in enumerate(declarators):
+            typ, ptr, name, dims, decl_align = self.parse_declarator(decl, n == 0, construct, i)
+            if n == 0:
+                base = typ
+            if decl_align is not None:
+                align = decl_align
+            full_type = " ".join(cv + [base]) + ptr
+            if extern:
+                if len(dims) != 1 or dims[0] != "[]":
+                    self.fail(i, construct, "an extern __shared__ array is declared as `extern __shared__ T name[];`")
+                pieces.append(f"{full_type}* const {name} = ::cusim::detail::dynamic_shared_pointer<{full_type}>();")
+                continue
+            if any(d == "[]" for d in dims):
+                self.fail(i, construct, f"'{name}' has an array bound missing (only extern __shared__ arrays may)")
+            self.keys += 1
+            key = f"cusim_shared_key_{self.keys}"
+            targs = full_type + "".join(dims)
+            if align is not None:
+                targs += f", {align}"
+            pieces.append(f"static constexpr char {key} = 0; auto& {name} = ::cusim::detail::shared_variable<{targs}>("
+                          f"&{key}, ::cusim::detail::source_location::current());")
+        self.replace_span(start, end, " ".join(pieces))
+        return end
+
+    def take_alignment(self, sig, k, construct):
+        word = self.t[sig[k]].text
+        if k + 1 >= len(sig) or not self.is_punct(sig[k + 1], "("):
+            self.fail(sig[k], construct, f"'{word}' without an argument")
+        close = self.match_forward(sig[k + 1])
+        inner = "".join(self.t[m].text for m in range(sig[k + 1] + 1, close))
+        if word == "__attribute__":
+            m = re.fullmatch(r"\(\s*aligned\s*\((.*)\)\s*\)", inner.strip(), re.S)
+            if not m:
+                self.fail(sig[k], construct, f"the attribute '__attribute__({inner.strip()})' has no rewrite")
+            inner = m.group(1)
+        while k < len(sig) and sig[k] <= close:
+            k += 1
+        return inner.strip(), k
+
+    def split_declarators(self, rest, construct, at):
+        """rest: significant token indices after the specifiers, up to ';'. Split at top-level commas
+        (commas inside template arguments of the type do not count)."""
+        out = [[]]
+        depth = 0
+        angle = 0
+        k = 0
+        while k < len(rest):
+            idx = rest[k]
+            tok = self.t[idx]
+            if tok.kind == "punct" and tok.text in _OPEN:
+                close = self.match_forward(idx)
+                while k < len(rest) and rest[k] <= close:
+                    out[-1].append(rest[k])
+                    k += 1
+                continue
+            if tok.kind == "punct" and tok.text == "<" and k > 0 and self.t[rest[k - 1]].kind == "id":
+                angle += 1
+            elif tok.kind == "punct" and tok.text == ">" and angle > 0:
+                angle -= 1
+            elif tok.kind == "punct" and tok.text == "=" and angle == 0:
+                self.fail(idx, construct, "a __shared__ variable cannot have an initializer")
+            elif tok.kind == "punct" and tok.text == "," and angle == 0 and depth == 0:
+                out.append([])
+                k += 1
+                continue
+            out[-1].append(idx)
+            k += 1
+        if any(not d for d in out):
+            self.fail(at, construct, "an empty declarator")
+        return out
+
+    def parse_declarator(self, decl, first, construct, at):
+        """Returns (type text, pointer operators, name, [array suffixes], alignment or None)."""
+        align = None
+        # Trailing attributes: `float s[4] __attribute__((aligned(16)))`, `alignas` after the name.
+        while len(decl) >= 2 and self.is_punct(decl[-1], ")"):
+            open_ = self.match_backward(decl[-1])
+            pos = decl.index(open_) if open_ in decl else -1
+            if pos > 0 and self.t[decl[pos - 1]].text in _ALIGN_WORDS + ("__attribute__",):
+                align, _ = self.take_alignment(decl, pos - 1, construct)
+                decl = decl[:pos - 1]
+            else:
+                self.fail(decl[-1], construct, "a function or function pointer declarator has no rewrite")
+        dims = []
+        while decl and self.is_punct(decl[-1], "]"):
+            open_ = self.match_backward(decl[-1])
+            if open_ not in decl:
+                self.fail(decl[-1], construct, "unbalanced brackets")
+            pos = decl.index(open_)
+            dims.insert(0, "[" + "".join(self.t[m].text for m in range(open_ + 1, decl[-1])).strip() + "]"
+                        if decl[-1] != self.next_sig(open_) else "[]")
+            decl = decl[:pos]
+        if not decl or self.t[decl[-1]].kind != "id":
+            self.fail(at, construct, "no variable name found (supported: `__shared__ T name[N]...;`)")
+        name = self.t[decl[-1]].text
+        decl = decl[:-1]
+        # Pointer operators (and their cv) belong to this declarator.
+        ptr_start = len(decl)
+        while ptr_start > 0 and (self.t[decl[ptr_start - 1]].text in ("*", "&", "&&", "__restrict__") or
+                                 (self.t[decl[ptr_start - 1]].text in ("const", "volatile") and ptr_start > 1 and
+                                  self.t[decl[ptr_start - 2]].text in ("*", "const", "volatile", "__restrict__"))):
+            ptr_start -= 1
+        ptr = "".join(self.t[m].text for m in decl[ptr_start:])
+        if "&" in ptr:
+            self.fail(at, construct, "a __shared__ reference is not a variable")
+        type_tokens = decl[:ptr_start]
+        if first:
+            if not type_tokens:
+                self.fail(at, construct, f"no type before '{name}'")
+            if any(self.is_punct(m, "{") for m in type_tokens):
+                self.fail(at, construct, "a class defined in the declaration has no rewrite")
+            typ = self.text_between(type_tokens[0], type_tokens[-1])
+        else:
+            if type_tokens:
+                self.fail(at, construct, "unexpected tokens before the name of a later declarator")
+            typ = None
+        return typ, ptr, name, dims, align
+
+    def text_between(self, a, b):
+        """Source text of tokens a..b with comments dropped and whitespace folded."""
+        parts = []
+        for m in range(a, b + 1):
+            tok = self.t[m]
+            if tok.kind in _TRIVIA:
+                if parts and parts[-1] != " ":
+                    parts.append(" ")
+            else:
+                parts.append(tok.text)
+        return "".join(parts).strip()
+
+    def replace_span(self, a, b, text):
+        """Tokens a..b become text on a's line, followed by as many newlines as the span held."""
+        newlines = sum(self.t[m].text.count("\n") for m in range(a, b + 1))
+        for m in range(a, b + 1):
+            self.out[m] = ""
+        self.out[a] = text + "\n" * newlines
+
+    # -- the walk
+    def run(self):
+        # in_function per open brace: True inside function (or lambda) bodies.
+        scopes = []
+        i = 0
+        n = len(self.t)
+        while i < n:
+            tok = self.t[i]
+            if tok.kind == "pp":
+                self.rewrite_directive(i)
+            elif tok.kind == "punct" and tok.text == "{":
+                scopes.append(True if scopes and scopes[-1] else self.opens_function(i))
+            elif tok.kind == "punct" and tok.text == "}":
+                if scopes:
+                    scopes.pop()
+            elif tok.kind == "id" and tok.text == "__shared__":
+                i = self.rewrite_shared(i, bool(scopes and scopes[-1]))
+            elif self.adjacent(i, 3, "<"):
+                self.rewrite_launch(i, n, False)
+                i += 2
+            i += 1
+        return "".join(self.out)
+
+    def opens_function(self, i):
+        """Whether the { at i (outside any function) opens a function or lambda body."""
+        j = self.prev_sig(i)
+        if j >= 0 and self.t[j].kind == "str" and self.prev_sig(j) >= 0 and self.t[self.prev_sig(j)].text == "extern":
+            return False  # extern "C" {
+        saw_paren = False
+        angle = 0  # template parameter lists (`template <class T>`) are skipped
+        while j >= 0:
+            tok = self.t[j]
+            if tok.kind == "pp":
+                break
+            if tok.kind == "punct":
+                if tok.text in (";", "{", "}"):
+                    break
+                if tok.text == ">":
+                    angle += 1
+                elif tok.text == "<":
+                    angle = max(0, angle - 1)
+                elif tok.text == ")":
+                    saw_paren = True
+                    j = self.match_backward(j)
+                    if j < 0:
+                        return False
+                elif tok.text == "]":
+                    j = self.match_backward(j)
+                    if j < 0:
+                        return False
+            elif tok.kind == "id" and angle == 0 and tok.text in ("class", "struct", "union", "enum", "namespace"):
+                return False
+            j = self.prev_sig(j)
+        return saw_paren
+
+    def rewrite_directive(self, i):
+        text = self.t[i].text
+        m = re.match(r"#\s*define\b", text)
+        if not m:
+            return
+        if "<<<" not in text and "__shared__" not in text:
+            return
+        body = tokenize(text[1:], self.path)
+        for tok in body:
+            tok.line += self.t[i].line - 1
+        sub = _Rewriter(body, self.path)
+        # Skip `define NAME` or `define NAME(params)`.
+        k = sub.next_sig(-1)
+        k = sub.next_sig(k)
+        if k < len(body) and k + 1 < len(body) and sub.is_punct(k + 1, "("):
+            k = sub.match_forward(k + 1)
+        for m2 in range(k + 1, len(body)):
+            if body[m2].kind == "id" and body[m2].text == "__shared__":
+                sub.fail(m2, "the __shared__ declaration", "it is inside a macro definition")
+        i2 = k + 1
+        while i2 < len(body):
+            if sub.adjacent(i2, 3, "<"):
+                sub.rewrite_launch(i2, len(body), True)
+                i2 += 2
+            i2 += 1
+        self.out[i] = "#" + "".join(sub.out)
+
+
+def rewrite(src, path="<input>"):
+    """The rewritten text of src (same number of lines); raises RewriteError."""
+    if not needs_rewrite(src):
+        return src
+    return _Rewriter(tokenize(src, path), path).run()
