@@ -9,6 +9,7 @@
 #include "fiber_switch.hpp"
 #include "launch_state.hpp"
 #include "memory_checker.hpp"
+#include "sanitizers.hpp"
 #include "symbolizer.hpp"
 #include "warp_collective.hpp"
 
@@ -64,15 +65,21 @@ std::string demangled_current_exception_type() {
 
 }  // namespace
 
-block_runner::block_runner() { register_runner(*this); }
+// Made by for_this_thread() on its own OS thread, outside any fiber.
+block_runner::block_runner() {
+  adopt_thread_sanitizer_state(scheduler_.san);
+  register_runner(*this);
+}
 
 // Runs at thread exit. Idle fibers hold only the runner's own frames, nothing to unwind, and
 // unwinding them this late breaks under AddressSanitizer (its thread state is already gone), so
 // their contexts are dropped as they are; stacks_ then unmaps every stack.
 block_runner::~block_runner() {
   unregister_runner(*this);
-  for (auto& slot : slots_)
+  for (auto& slot : slots_) {
     if (slot->context) drop_unwound(std::move(slot->context));
+    destroy_sanitizer_state(slot->san);
+  }
 }
 
 block_runner& block_runner::for_this_thread() {
@@ -227,14 +234,24 @@ fiber_slot& block_runner::start_fiber() {
     slot = slots_.emplace_back(std::make_unique<fiber_slot>()).get();
   }
   slot->abandoned = false;
+  pooled_stack stack(&stacks_, &slot->stack);
+  ctx::stack_context sctx;
   try {
-    slot->context = ctx::fiber(std::allocator_arg, pooled_stack(&stacks_, &slot->stack),
-                               [this, slot](ctx::fiber&& caller) -> ctx::fiber { fiber_main(*slot, std::move(caller)); });
+    sctx = stack.allocate();
   } catch (...) {
     free_slots_.push_back(slot);
     throw;
   }
-  slot->stack_lo = static_cast<const char*>(slot->stack.sp) - slot->stack.size;
+  slot->stack_lo = static_cast<const char*>(sctx.sp) - sctx.size;
+  create_sanitizer_state(slot->san, slot->stack_lo, sctx.size);
+  // The stack is allocated first so that the sanitizers know where the new fiber's entry runs
+  // until it switches back to this constructor.
+  run_on(slot->san, [&] {
+    slot->context = ctx::fiber(std::allocator_arg, ctx::preallocated(sctx.sp, sctx.size, sctx), stack,
+                               [this, slot](ctx::fiber&& caller) -> ctx::fiber {
+                                 fiber_main(*slot, std::move(caller));
+                               });
+  });
   return *slot;
 }
 
@@ -245,16 +262,20 @@ void block_runner::switch_to(fiber_slot& target, fiber_slot& self) {
   if (&target == &self) return;
   from_ = &self;
   ctx::fiber from;
+  void* fake = nullptr;  // AddressSanitizer's fake stack of `self` while it is switched out
+  start_switch(target.san, &fake);
   resume_into(target.context, from);
-  after_switch(std::move(from));
+  after_switch(std::move(from), fake);
 }
 
-void block_runner::after_switch(ctx::fiber&& from) noexcept {
+void block_runner::after_switch(ctx::fiber&& from, void* fake) noexcept {
   fiber_slot* prev = from_;
+  finish_switch(fake, prev->san);
   if (prev->abandoned) {
     // `from` is the signal handler's context on the alternate stack: it must never be resumed
     // or unwound. The faulted thread's stack itself is reused.
     drop_unwound(std::move(from));
+    destroy_sanitizer_state(prev->san);
     stacks_.deallocate(prev->stack);
     prev->abandoned = false;
     free_slots_.push_back(prev);
@@ -266,7 +287,7 @@ void block_runner::after_switch(ctx::fiber&& from) noexcept {
 // A fiber's life: run threads while the block has unstarted ones, then idle until a block needs
 // a fiber again. It ends only when the runner is destroyed (forced unwind).
 ctx::fiber block_runner::fiber_main(fiber_slot& self, ctx::fiber&& caller) {
-  after_switch(std::move(caller));
+  after_switch(std::move(caller), nullptr);
   thread_record& t = self;
   for (;;) {
     enter_block(t);  // a fiber is resumed from idle only for a new block
@@ -368,7 +389,9 @@ void block_runner::trim(std::size_t keep) noexcept {
   while (idle_.size() > keep) {
     fiber_slot* slot = idle_.back();
     idle_.pop_back();
-    slot->context = ctx::fiber();  // unwinds the idle fiber; its stack returns to stacks_
+    // Unwinds the idle fiber on its own stack, which returns to stacks_.
+    run_on(slot->san, [slot] { slot->context = ctx::fiber(); });
+    destroy_sanitizer_state(slot->san);
     free_slots_.push_back(slot);
   }
   stacks_.trim(keep);
@@ -717,7 +740,9 @@ void block_runner::abandon(thread_record& self, const signal_fault& fault) noexc
   fiber_slot& me = static_cast<fiber_slot&>(self);
   me.abandoned = true;
   from_ = &me;
-  static_cast<void>(std::move(scheduler_.context).resume());
+  start_switch(scheduler_.san, nullptr);  // null: this fiber never runs again
+  ctx::fiber unused;
+  resume_into(scheduler_.context, unused);
   __builtin_unreachable();
 }
 

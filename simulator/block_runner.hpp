@@ -83,7 +83,7 @@ class block_runner : public debug_worker {
   CUSIM_SIM_HOT fiber_slot* pop_ready();  ///< the head of the ready queue, which is not empty
   fiber_slot& start_fiber();
   CUSIM_SIM_HOT void switch_to(fiber_slot& target, fiber_slot& self);
-  CUSIM_SIM_HOT void after_switch(boost::context::fiber&& from) noexcept;
+  CUSIM_SIM_HOT void after_switch(boost::context::fiber&& from, void* fake) noexcept;
   [[noreturn]] boost::context::fiber fiber_main(fiber_slot& self, boost::context::fiber&& caller);
   void enter_block(thread_record& t);
   CUSIM_SIM_HOT void take_thread(thread_record& t);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "checker_state.hpp"
+#include "sanitizers.hpp"
 #include "signal_fault.hpp"
 #include "shared_memory.hpp"
 
@@ -55,6 +56,7 @@ struct alignas(64) thread_record : detail::sim_thread {
 struct fiber_slot : thread_record {
   boost::context::stack_context stack{};
   bool abandoned = false;  ///< left by a signal fault: never resumed, never unwound
+  [[no_unique_address]] fiber_sanitizer_state san;  ///< what ASan and TSan know of it (empty without them)
 };
 
 /// One block's state while it runs, reached from its threads' records. Kept apart from the

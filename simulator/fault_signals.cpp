@@ -48,9 +48,14 @@ void on_fault(int sig, siginfo_t* info, void* context) {
     const char* hi = static_cast<const char*>(t->stack.sp);
     const char* addr = static_cast<const char*>(info->si_addr);
     const bool overflow = sig == SIGSEGV && addr < t->stack_lo && addr >= lo;
-    if (overflow || (sp >= lo && sp <= hi))
+    if (overflow || (sp >= lo && sp <= hi)) {
+      // The handler is left by a switch, so the kernel never restores the mask it had before the
+      // signal: restore it here. Ours blocks nothing more, but ThreadSanitizer installs every
+      // handler with all signals blocked, and the next fault would then kill the process.
+      sigprocmask(SIG_SETMASK, &static_cast<ucontext_t*>(context)->uc_sigmask, nullptr);
       abandon_kernel_thread.load(std::memory_order_relaxed)(
           *t, signal_fault{sig, info->si_code, info->si_addr, pc, write, overflow});  // no return
+    }
   }
   sigaction(sig, &previous[slot_of(sig)], nullptr);  // the faulting instruction repeats and takes it
 }

@@ -30,7 +30,8 @@ inline const void* saved_registers(const boost::context::fiber& f) noexcept {
 }
 
 /// Resumes `target` and, once something switches back, stores what it left into `from`. Not
-/// noexcept: an idle fiber is unwound (forced_unwind) from here when its runner trims it.
+/// noexcept: an idle fiber is unwound (forced_unwind) from here when its runner trims it. The
+/// caller tells the sanitizers first (sanitizers.hpp: start_switch, then finish_switch on return).
 [[gnu::always_inline]] inline void resume_into(boost::context::fiber& target, boost::context::fiber& from) {
 #if CUSIM_FAST_SWITCH
   saved_registers(from) = cusim_jump_fcontext(std::exchange(saved_registers(target), nullptr), nullptr).fctx;

@@ -7,16 +7,13 @@
 #include "diagnostics.hpp"
 #include "memory_checker.hpp"
 #include "fault_signals.hpp"
+#include "sanitizers.hpp"
 #include "settings.hpp"
 #include "streams.hpp"
-
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
-#include <tbb/task_arena.h>
+#include "tbb_workers.hpp"
 
 #include <algorithm>
 #include <condition_variable>
-#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -41,15 +38,6 @@ namespace {
 void run_blocks(launch_state& launch, std::uint64_t begin, std::uint64_t end) {
   block_runner& runner = block_runner::for_this_thread();
   for (std::uint64_t b = begin; b < end && !launch.cancelled(b); ++b) runner.run(launch, b);
-}
-
-tbb::task_arena& arena_for(unsigned workers) {
-  static std::mutex mutex;
-  static std::map<unsigned, std::unique_ptr<tbb::task_arena>> arenas;
-  std::lock_guard lock(mutex);
-  auto& arena = arenas[workers];
-  if (!arena) arena = std::make_unique<tbb::task_arena>(static_cast<int>(workers));
-  return *arena;
 }
 
 // The grid barrier of a cooperative launch. Each worker runs blocks until they finish or all
@@ -160,12 +148,17 @@ std::exception_ptr run_grid(launch_state& launch) {
   } else if (workers == 1 || launch.blocks == 1) {
     run_blocks(launch, 0, launch.blocks);  // one OS thread, blocks in order: the gdb mode
   } else {
-    arena_for(workers).execute([&] {
-      tbb::this_task_arena::isolate([&] {
-        tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, launch.blocks),
-                          [&](const tbb::blocked_range<std::uint64_t>& r) { run_blocks(launch, r.begin(), r.end()); });
-      });
-    });
+    // TSan cannot see TBB's handoffs (tbb_workers.cpp): the launch's setup happens before every
+    // block, and every block before the return. Two sync addresses, so that the blocks on one
+    // worker are not ordered after those on another.
+    happens_before(&launch.config);
+    parallel_ranges(workers, launch.blocks, [](void* l, std::uint64_t begin, std::uint64_t end) {
+      launch_state& launch = *static_cast<launch_state*>(l);
+      happens_after(&launch.config);
+      run_blocks(launch, begin, end);
+      happens_before(&launch.blocks);
+    }, &launch);
+    happens_after(&launch.blocks);
   }
   if (!launch.fault && launch.checker) return launch.checker->report();
   return launch.fault;

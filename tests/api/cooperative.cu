@@ -192,8 +192,8 @@ std::vector<int> grid_iterations_on_host(std::vector<int> a, int steps) {
   return a;
 }
 
-void check_grid_iterations() {
-  constexpr int blocks = 64, threads = 128, steps = 12;
+void check_grid_iterations(int blocks = 64) {
+  constexpr int threads = 128, steps = 12;
   std::vector<int> host(blocks * threads);
   for (std::size_t i = 0; i < host.size(); ++i) host[i] = static_cast<int>(i % 17);
   auto a = cusim::to_device(host);
@@ -204,14 +204,19 @@ void check_grid_iterations() {
   CHECK((steps % 2 == 0 ? a : b).copy_to_host() == grid_iterations_on_host(host, steps));
 }
 
-TEST_CASE("this_grid().sync() across 64 blocks gives the right answer with all workers") { check_grid_iterations(); }
+TEST_CASE("this_grid().sync() across 64 blocks gives the right answer with all workers" *
+          doctest::skip(thread_sanitized)) {  // 8192 resident threads
+  check_grid_iterations();
+}
 
-TEST_CASE("this_grid().sync() across 64 blocks gives the right answer with one worker" * doctest::skip(!on_simulator)) {
+TEST_CASE("this_grid().sync() across 64 blocks gives the right answer with one worker" *
+          doctest::skip(!on_simulator || thread_sanitized)) {
   scoped_env one("CUSIM_WORKERS", "1");
   check_grid_iterations();
 }
 
-TEST_CASE("a cooperative launch keeps 40,960 threads resident across grid barriers" * doctest::skip(!on_simulator)) {
+TEST_CASE("a cooperative launch keeps 40,960 threads resident across grid barriers" *
+          doctest::skip(!on_simulator || thread_sanitized)) {
   // Two mappings per guarded stack would exceed vm.max_map_count (65530) near 32k fibers.
   std::vector<int> host(40 * 1024);
   for (std::size_t i = 0; i < host.size(); ++i) host[i] = static_cast<int>(i % 5);
@@ -298,5 +303,5 @@ TEST_CASE("a fault in a cooperative launch unwinds every waiting block; the next
           "tid=[0, 0, 0] ctaid=[2, 0, 0]: index 1064 is out of bounds for axis 0 with size 256 (global array, "
           "cooperative.cu:" + std::to_string(fault_line) + ")");
   }
-  check_grid_iterations();
+  check_grid_iterations(thread_sanitized ? 16 : 64);  // 64 blocks: too many fibers for TSan
 }

@@ -17,10 +17,32 @@ inline constexpr bool kernel_faults_are_checked =
     false;
 #endif
 inline constexpr bool on_simulator = CUSIM_BACKEND_IS_SIM();
-/// AddressSanitizer reports fiber stack overflows itself (and aborts): those tests are skipped.
+/// AddressSanitizer and UBSan report wild pointers, stack overflows and divisions by zero
+/// themselves (and abort): the tests of the simulator's own reports of them are skipped. Under
+/// ThreadSanitizer the simulator's signal handlers run as usual.
 inline constexpr bool sanitized =
-#if defined(CUSIM_SANITIZE)
+#if defined(__SANITIZE_ADDRESS__)
     true;
+#elif defined(__has_feature)
+#  if __has_feature(address_sanitizer)
+    true;
+#  else
+    false;
+#  endif
+#else
+    false;
+#endif
+/// ThreadSanitizer, which tracks every fiber as a thread of its own and stops the process past
+/// 8128 live ones: the tests that keep more simulated threads resident at once skip under it.
+inline constexpr bool thread_sanitized =
+#if defined(__SANITIZE_THREAD__)
+    true;
+#elif defined(__has_feature)
+#  if __has_feature(thread_sanitizer)
+    true;
+#  else
+    false;
+#  endif
 #else
     false;
 #endif
