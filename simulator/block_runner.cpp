@@ -484,8 +484,14 @@ bool block_runner::complete_collective(thread_record& self) {
   block_context& b = *block_;
   const unsigned base = self.linear / 32 * 32, mask = self.mask;
   const unsigned missing = mask & ~b.warp_arrived[base / 32];
+  unsigned absent = 0;  // lanes past the block's end: on a GPU they take no part (CUSIM_CHECK=sync: an error)
   for (unsigned m = missing; m != 0; m &= m - 1) {
-    const auto state = b.state_of(base + static_cast<unsigned>(std::countr_zero(m)));
+    const unsigned lane = static_cast<unsigned>(std::countr_zero(m));
+    const auto state = b.state_of(base + lane);
+    if (state == block_context::lane_state::absent && !b.launch->checks.sync) {
+      absent |= 1u << lane;
+      continue;
+    }
     if (self.op != detail::warp_op::sync || b.launch->checks.sync || state == block_context::lane_state::live ||
         state == block_context::lane_state::unstarted)
       return false;
@@ -497,7 +503,7 @@ bool block_runner::complete_collective(thread_record& self) {
     if (t->op != self.op || t->mask != mask) return false;  // reported once nothing can run
     group[lane] = t;
   }
-  combine(self.op, mask, group);
+  combine(self.op, mask, group, absent);
   b.warp_arrived[base / 32] &= ~mask;
   if (self.op == detail::warp_op::sync && b.checker) b.checker->warp_barrier(b, base, mask);
   for (unsigned m = mask & ~missing; m != 0; m &= m - 1) {

@@ -132,10 +132,13 @@ cudaError_t synchronize_during_capture(cudaStream_t stream) {
   return cudaErrorStreamCaptureUnsupported;
 }
 
+// A stream forked into a capture may be destroyed before the capture ends (CUDA allows it, and
+// cuda-samples' graphMemoryNodes does it): its work stays in the graph, and whether it was joined
+// is still checked at the end. Destroying the origin stream ends the capture for good.
 void forget_captured_stream(cudaStream_t stream) {
   std::lock_guard lock(mutex);
   if (const auto sequence = sequence_of(stream)) {
-    sequence->invalidated = true;
+    if (sequence->origin == stream) sequence->invalidated = true;
     capturing.erase(stream);
     capturing_streams.fetch_sub(1);
   }

@@ -219,6 +219,16 @@ kernel_error shuffle_outside_mask_error(uint3 tid, uint3 ctaid, std::string_view
                      site);
 }
 
+kernel_error shuffle_reads_absent_lane_error(uint3 tid, uint3 ctaid, std::string_view collective, unsigned lane,
+                                             unsigned source, std::size_t block_threads,
+                                             const detail::source_location& site) {
+  return fault_error(fault_kind::warp_collective, tid, ctaid,
+                     fmt::format("{} in lane {} reads lane {}, which does not exist (the block has {} threads): "
+                                 "its value is undefined",
+                                 collective, lane, source, block_threads),
+                     site);
+}
+
 kernel_error absent_lane_error(uint3 tid, uint3 ctaid, std::string_view collective, unsigned lane,
                                std::size_t block_threads, bool strict_sync, const detail::source_location& site) {
   return fault_error(fault_kind::warp_collective, tid, ctaid,

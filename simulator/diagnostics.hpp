@@ -87,6 +87,11 @@ kernel_error invalid_width_error(uint3 tid, uint3 ctaid, std::string_view collec
 /// A shuffle in `lane` whose source lane `source` is outside the mask.
 kernel_error shuffle_outside_mask_error(uint3 tid, uint3 ctaid, std::string_view collective, unsigned lane,
                                         unsigned source, const detail::source_location& site);
+/// A shuffle in `lane` whose source lane `source` does not exist in a block of `block_threads`
+/// threads (the last warp of the block is partial): the value would be undefined on a GPU.
+kernel_error shuffle_reads_absent_lane_error(uint3 tid, uint3 ctaid, std::string_view collective, unsigned lane,
+                                             unsigned source, std::size_t block_threads,
+                                             const detail::source_location& site);
 /// `collective` waits for `lane`, which does not exist in a block of `block_threads` threads;
 /// `strict_sync` adds why under CUSIM_CHECK=sync (a __syncwarp waits for every lane).
 kernel_error absent_lane_error(uint3 tid, uint3 ctaid, std::string_view collective, unsigned lane,

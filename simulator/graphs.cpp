@@ -159,7 +159,9 @@ cudaError_t run(const node_work& work, cudaStream_t stream) {
     }
     cudaError_t operator()(const empty_work&) const { return cudaSuccess; }
     cudaError_t operator()(const alloc_work& a) const {
-      submit(stream, [allocation = a.allocation] { allocation->map(); });
+      // Mapped when the launch is enqueued, not when the stream reaches the node: the program may
+      // name the address in stream-ordered calls (copies, cudaFreeAsync) right after the launch.
+      a.allocation->map();
       return cudaSuccess;
     }
     cudaError_t operator()(const free_work& f) const {
@@ -172,6 +174,11 @@ cudaError_t run(const node_work& work, cudaStream_t stream) {
 
 }  // namespace
 
+namespace {
+std::mutex node_addresses_mutex;
+std::set<const void*> node_addresses;
+}  // namespace
+
 graph_allocation::graph_allocation(std::size_t bytes) : bytes_(bytes) {
   constexpr std::size_t alignment = 256;
   ptr_ = std::aligned_alloc(alignment, (bytes + alignment - 1) / alignment * alignment);
@@ -179,9 +186,22 @@ graph_allocation::graph_allocation(std::size_t bytes) : bytes_(bytes) {
     std::free(ptr_);
     ptr_ = nullptr;
   }
+  if (ptr_ != nullptr) {
+    std::lock_guard lock(node_addresses_mutex);
+    node_addresses.insert(ptr_);
+  }
+}
+
+bool graph_allocation::is_node_address(const void* p) {
+  std::lock_guard lock(node_addresses_mutex);
+  return node_addresses.count(p) != 0;
 }
 
 graph_allocation::~graph_allocation() {
+  if (ptr_ != nullptr) {
+    std::lock_guard lock(node_addresses_mutex);
+    node_addresses.erase(ptr_);
+  }
   // Still live: the program frees it (cudaFree), so the registry takes it over.
   if (ptr_ != nullptr && !take_ownership(ptr_)) std::free(ptr_);
 }
@@ -468,7 +488,9 @@ cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t* node, cudaGraph_t graph, co
                                     std::size_t count, void* ptr) {
   return add_checked(node, graph, dependencies, count, [&](node_work& work) {
     const auto a = find_allocation(ptr);
-    if (ptr == nullptr || !a || a->base != ptr || a->kind != allocation_kind::device) return cudaErrorInvalidValue;
+    if (ptr == nullptr || ((!a || a->base != ptr || a->kind != allocation_kind::device) &&
+                           !graph_allocation::is_node_address(ptr)))
+      return cudaErrorInvalidValue;
     work = free_work{ptr};
     return cudaSuccess;
   });

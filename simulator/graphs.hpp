@@ -27,6 +27,9 @@ class graph_allocation {
   void* ptr() const noexcept { return ptr_; }
   /// The node's run: live again if a free node, cudaFree or cudaFreeAsync freed it.
   void map() const;
+  /// Whether `p` is the address of a graph allocation node: like CUDA's, fixed for the node's
+  /// life, so that a stream-ordered free may name it before the launch that maps it has run.
+  static bool is_node_address(const void* p);
 
  private:
   void* ptr_ = nullptr;

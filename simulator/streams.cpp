@@ -10,6 +10,7 @@
 #include <condition_variable>
 #include <deque>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -30,6 +31,10 @@ struct CUstream_st {
 };
 
 struct CUevent_st {
+  /// The event itself, while its handle is valid: work queued on streams holds copies, so that
+  /// an event destroyed before its stream reaches it lives until then (CUDA's cudaEventDestroy
+  /// returns at once and releases the event once it completes).
+  std::shared_ptr<CUevent_st> self;
   unsigned flags = 0;
   std::mutex mutex;
   std::condition_variable completed_changed;
@@ -218,12 +223,18 @@ void clear_stream_faults() {
   for (cudaStream_t s : streams) s->fault = nullptr;
 }
 
-cudaEvent_t create_event(unsigned flags) { return register_handle(events, flags); }
+cudaEvent_t create_event(unsigned flags) {
+  auto event = std::make_shared<CUevent_st>();
+  event->flags = flags;
+  event->self = event;
+  std::lock_guard lock(handles_mutex);
+  events.insert(event.get());
+  return event.get();
+}
 
 bool destroy_event(cudaEvent_t event) {
   if (!unregister_handle(events, event)) return false;
-  wait_for_event(event);  // a stream may still have to reach its last record
-  delete event;
+  std::shared_ptr<CUevent_st> last = std::move(event->self);  // freed here, or by the last queued work
   return true;
 }
 
@@ -238,7 +249,7 @@ void record_event(cudaEvent_t event, cudaStream_t stream) {
     std::lock_guard lock(event->mutex);
     record = ++event->recorded;
   }
-  submit(stream, [event, record] { complete(event, record); });
+  submit(stream, [event = event->self, record] { complete(event.get(), record); });
 }
 
 cudaError_t query_event(cudaEvent_t event) {
@@ -251,7 +262,7 @@ void wait_for_event(cudaEvent_t event) { wait_for_record(event, last_record(even
 void stream_wait_event(cudaStream_t stream, cudaEvent_t event) {
   const std::uint64_t record = last_record(event);
   if (record == 0) return;  // never recorded: nothing to wait for
-  submit(stream, [event, record] { wait_for_record(event, record); });
+  submit(stream, [event = event->self, record] { wait_for_record(event.get(), record); });
 }
 
 cudaError_t elapsed_ms(float* ms, cudaEvent_t start, cudaEvent_t end) {

@@ -67,9 +67,10 @@ bool valid_request(const detail::warp_request& req) {
          (req.width >= 1 && req.width <= 32 && std::has_single_bit(static_cast<unsigned>(req.width)));
 }
 
-void combine(warp_op op, unsigned mask, thread_record* const (&group)[32]) {
-  const auto each = [mask](auto&& f) {
-    for (unsigned m = mask; m != 0; m &= m - 1) f(static_cast<unsigned>(std::countr_zero(m)));
+void combine(warp_op op, unsigned mask, thread_record* const (&group)[32], unsigned absent) {
+  const unsigned present = mask & ~absent;
+  const auto each = [present](auto&& f) {
+    for (unsigned m = present; m != 0; m &= m - 1) f(static_cast<unsigned>(std::countr_zero(m)));
   };
   if (op == warp_op::sync) return;
   if (is_shuffle(op)) {
@@ -79,6 +80,9 @@ void combine(warp_op op, unsigned mask, thread_record* const (&group)[32]) {
       if ((mask >> src & 1u) == 0)
         throw shuffle_outside_mask_error(t.thread_idx, t.block->block_idx, describe_collective(op, mask), lane, src,
                                          t.site);
+      if ((absent >> src & 1u) != 0)
+        throw shuffle_reads_absent_lane_error(t.thread_idx, t.block->block_idx, describe_collective(op, mask), lane,
+                                              src, static_cast<const block_context*>(t.block)->nthreads, t.site);
       t.out = group[src]->value;
     });
     return;
@@ -91,7 +95,7 @@ void combine(warp_op op, unsigned mask, thread_record* const (&group)[32]) {
     case warp_op::any: {
       unsigned ballot = 0;
       each([&](unsigned lane) { ballot |= (group[lane]->value != 0 ? 1u : 0u) << lane; });
-      result = op == warp_op::ballot ? ballot : op == warp_op::all ? ballot == mask : ballot != 0;
+      result = op == warp_op::ballot ? ballot : op == warp_op::all ? ballot == present : ballot != 0;
       break;
     }
     case warp_op::match_any:
@@ -102,7 +106,7 @@ void combine(warp_op op, unsigned mask, thread_record* const (&group)[32]) {
       });
       return;
     case warp_op::match_all: {
-      const std::uint64_t first = group[std::countr_zero(mask)]->value;
+      const std::uint64_t first = group[std::countr_zero(present)]->value;
       predicate = 1;
       each([&](unsigned lane) { predicate &= group[lane]->value == first ? 1 : 0; });
       result = predicate ? mask : 0;

@@ -11,8 +11,10 @@ namespace cusim::sim {
 /// power of two from 1 to 32 (reported with invalid_width_error).
 bool valid_request(const detail::warp_request& req);
 /// Fills `out` (and `result`, for __match_all_sync's predicate) of every lane of `mask`;
-/// `group[lane]` is that lane's record, all at `op` with `mask`. A shuffle that reads a lane
-/// outside the mask throws the tagged error for the reading lane.
-void combine(detail::warp_op op, unsigned mask, thread_record* const (&group)[32]);
+/// `group[lane]` is that lane's record, all at `op` with `mask`, but for the lanes of `absent`
+/// (lanes of the mask past the end of the block, in its partial last warp), which take no part,
+/// as on a GPU. A shuffle that reads a lane outside the mask, or an absent one, throws the
+/// tagged error for the reading lane.
+void combine(detail::warp_op op, unsigned mask, thread_record* const (&group)[32], unsigned absent = 0);
 
 }  // namespace cusim::sim

@@ -36,8 +36,17 @@
 #  error "cusim's <cuda_runtime.h> is the CPU simulator's: CUSIM_BACKEND_SIM must be 1"
 #endif
 #include <cusim/error.hpp>
-#include <cusim/backend/sim/cuda_runtime.hpp>
-#include <cusim/backend/sim/unmodified.hpp>
+#if defined(__CUDACC__)
+#  include <cusim/backend/sim/cuda_runtime.hpp>
+#  include <cusim/backend/sim/unmodified.hpp>
+#else
+// A host source (.cpp) compiled by the host compiler itself, as CUDA's header allows outside nvcc:
+// the qualifiers, vector types and runtime API only, which need C++14 rather than C++20.
+#  include <cusim/backend/sim/qualifiers.hpp>
+#  include <cusim/backend/sim/runtime_types.hpp>
+#  include <cusim/backend/sim/vector_types.hpp>
+#  include <cusim/backend/sim/runtime.hpp>
+#endif
 
 // What a .cu file may use without including it: printf and the C library, in kernels too.
 #include <cstddef>
@@ -47,12 +56,14 @@
 #include <ctime>
 #include <memory>
 
-#include "device_functions.h"
+#if defined(__CUDACC__)
+#  include "device_functions.h"
 
 namespace cusim::detail {
 // Kernel faults that the C API keeps are reported on stderr in such a program (unmodified.hpp).
 inline const bool unmodified_program_marked = mark_unmodified_program();
 }  // namespace cusim::detail
+#endif
 
 // Declaration qualifiers nvcc knows and qualifiers.hpp does not define.
 #define __grid_constant__

@@ -423,3 +423,72 @@ TEST_CASE("cudaLaunchKernel through the kernel's address launches a kernel the s
   for (int v : h) CHECK(v == 4);
   CHECK(cudaFree(d) == cudaSuccess);
 }
+
+TEST_CASE("a stream forked into a capture and its events may be destroyed before the capture ends") {
+  // CUDA allows it, and cuda-samples' graphMemoryNodes does it inside its captured function.
+  constexpr int n = 256;
+  int* a = nullptr;
+  REQUIRE(cudaMalloc(&a, n * sizeof(int)) == cudaSuccess);
+  std::vector<int> host(n, -1);
+  cudaStream_t origin, forked;
+  cudaEvent_t fork, join;
+  REQUIRE(cudaStreamCreateWithFlags(&origin, cudaStreamNonBlocking) == cudaSuccess);
+  REQUIRE(cudaStreamCreateWithFlags(&forked, cudaStreamNonBlocking) == cudaSuccess);
+  REQUIRE(cudaEventCreate(&fork) == cudaSuccess);
+  REQUIRE(cudaEventCreate(&join) == cudaSuccess);
+  REQUIRE(cudaStreamBeginCapture(origin, cudaStreamCaptureModeGlobal) == cudaSuccess);
+  CHECK(cudaEventRecord(fork, origin) == cudaSuccess);
+  CHECK(cudaStreamWaitEvent(forked, fork, 0) == cudaSuccess);
+  CHECK(cudaMemsetAsync(a, 0, n * sizeof(int), forked) == cudaSuccess);
+  CHECK(cudaEventRecord(join, forked) == cudaSuccess);
+  CHECK(cudaStreamWaitEvent(origin, join, 0) == cudaSuccess);
+  CHECK(cudaStreamDestroy(forked) == cudaSuccess);
+  CHECK(cudaEventDestroy(fork) == cudaSuccess);
+  CHECK(cudaEventDestroy(join) == cudaSuccess);
+  CHECK(cudaMemcpyAsync(host.data(), a, n * sizeof(int), cudaMemcpyDeviceToHost, origin) == cudaSuccess);
+  cudaGraph_t graph = nullptr;
+  REQUIRE(cudaStreamEndCapture(origin, &graph) == cudaSuccess);
+  REQUIRE(graph != nullptr);
+  cudaGraphExec_t exec;
+  REQUIRE(cudaGraphInstantiate(&exec, graph, 0) == cudaSuccess);
+  CHECK(cudaGraphLaunch(exec, origin) == cudaSuccess);
+  CHECK(cudaStreamSynchronize(origin) == cudaSuccess);
+  CHECK(host[0] == 0);
+  CHECK(host[n - 1] == 0);
+  CHECK(cudaGraphExecDestroy(exec) == cudaSuccess);
+  CHECK(cudaGraphDestroy(graph) == cudaSuccess);
+  CHECK(cudaStreamDestroy(origin) == cudaSuccess);
+  CHECK(cudaFree(a) == cudaSuccess);
+}
+
+TEST_CASE("a graph's allocation may be freed with cudaFreeAsync right after the launch, and again after the next") {
+  // Its address is fixed when the node is made (cuda-samples' graphMemoryNodes frees it so).
+  constexpr int n = 1024;
+  cudaStream_t s;
+  REQUIRE(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) == cudaSuccess);
+  cudaGraph_t graph;
+  REQUIRE(cudaGraphCreate(&graph, 0) == cudaSuccess);
+  cudaMemAllocNodeParams alloc{};
+  alloc.poolProps.allocType = cudaMemAllocationTypePinned;
+  alloc.poolProps.location.type = cudaMemLocationTypeDevice;
+  alloc.poolProps.location.id = 0;
+  alloc.bytesize = n * sizeof(int);
+  cudaGraphNode_t alloc_node, set_node;
+  REQUIRE(cudaGraphAddMemAllocNode(&alloc_node, graph, nullptr, 0, &alloc) == cudaSuccess);
+  const cudaMemsetParams set{alloc.dptr, 0, 7u, 4, n, 1};
+  REQUIRE(cudaGraphAddMemsetNode(&set_node, graph, &alloc_node, 1, &set) == cudaSuccess);
+  cudaGraphExec_t exec;
+  REQUIRE(cudaGraphInstantiate(&exec, graph, 0) == cudaSuccess);
+  std::vector<int> h(n, 0);
+  for (int launch = 0; launch < 3; ++launch) {
+    CHECK(cudaGraphLaunch(exec, s) == cudaSuccess);
+    CHECK(cudaMemcpyAsync(h.data(), alloc.dptr, n * sizeof(int), cudaMemcpyDeviceToHost, s) == cudaSuccess);
+    CHECK(cudaFreeAsync(alloc.dptr, s) == cudaSuccess);
+    CHECK(cudaStreamSynchronize(s) == cudaSuccess);
+    CHECK(h[n - 1] == 7);
+    h.assign(n, 0);
+  }
+  CHECK(cudaGraphExecDestroy(exec) == cudaSuccess);
+  CHECK(cudaGraphDestroy(graph) == cudaSuccess);
+  CHECK(cudaStreamDestroy(s) == cudaSuccess);
+}

@@ -202,3 +202,31 @@ TEST_CASE("idle streams do not spin" * doctest::skip(!on_simulator)) {
   CHECK(used < 0.05);  // four spinning threads would use about 1.2 s of CPU in 300 ms
   for (auto s : streams) CHECK(cudaStreamDestroy(s) == cudaSuccess);
 }
+
+TEST_CASE("an event destroyed before its stream reaches it still orders the work that waits on it") {
+  // CUDA's cudaEventDestroy returns at once; a stream that waits on the event still waits for
+  // the work recorded before it (cuda-samples' graphMemoryNodes relies on it).
+  cudaStream_t first, second;
+  REQUIRE(cudaStreamCreateWithFlags(&first, cudaStreamNonBlocking) == cudaSuccess);
+  REQUIRE(cudaStreamCreateWithFlags(&second, cudaStreamNonBlocking) == cudaSuccess);
+  trace t;
+  step slow{&t, "first: slow work", 50}, after{&t, "second: after the event", 0};
+  for (int round = 0; round < 3; ++round) {
+    cudaEvent_t e;
+    REQUIRE(cudaEventCreateWithFlags(&e, cudaEventDisableTiming) == cudaSuccess);
+    REQUIRE(cudaLaunchHostFunc(first, record_step, &slow) == cudaSuccess);
+    REQUIRE(cudaEventRecord(e, first) == cudaSuccess);
+    REQUIRE(cudaStreamWaitEvent(second, e, 0) == cudaSuccess);
+    REQUIRE(cudaEventDestroy(e) == cudaSuccess);
+    REQUIRE(cudaLaunchHostFunc(second, record_step, &after) == cudaSuccess);
+    REQUIRE(cudaStreamSynchronize(second) == cudaSuccess);
+  }
+  REQUIRE(cudaStreamSynchronize(first) == cudaSuccess);
+  REQUIRE(t.steps.size() == 6);
+  for (int round = 0; round < 3; ++round) {
+    CHECK(t.steps[2 * round] == "first: slow work");
+    CHECK(t.steps[2 * round + 1] == "second: after the event");
+  }
+  CHECK(cudaStreamDestroy(first) == cudaSuccess);
+  CHECK(cudaStreamDestroy(second) == cudaSuccess);
+}

@@ -267,16 +267,51 @@ TEST_CASE("a collective whose mask names an exited lane is an error, never a wro
                "has exited (warp.cu:" + std::to_string(exited_line) + ")");
 }
 
+// A partial last warp (48 threads: lanes 16-31 of warp 1 do not exist). As on a GPU, a full mask
+// completes among the lanes that exist (cuda-samples' shfl_scan runs 120-thread blocks so).
+__global__ void partial_warp(cusim::span<int> out) {
+  const int lane = static_cast<int>(threadIdx.x % 32);
+  const unsigned ballot = __ballot_sync(full, lane % 2 == 0);
+  const int up = __shfl_up_sync(full, lane, 1);  // lane 0 keeps its own value
+  const int sum = __reduce_add_sync(full, 1);
+  out[threadIdx.x] = (__all_sync(full, 1) ? 1 : 0) + 10 * (up == (lane > 0 ? lane - 1 : 0)) + 100 * sum;
+  if (threadIdx.x == 32) out[48] = static_cast<int>(ballot);
+}
+
+TEST_CASE("a full mask in a partial warp completes among the lanes that exist") {
+  cusim::device_array<int> out(49);
+  cusim::launch(partial_warp, 1, 48, out);
+  const std::vector<int> r = out.copy_to_host();
+  CHECK(r[0] == 1 + 10 + 100 * 32);
+  CHECK(r[47] == 1 + 10 + 100 * 16);
+  CHECK(r[48] == 0x5555);
+}
+
 constexpr int absent_line = __LINE__ + 2;
 __global__ void absent_lane(cusim::span<int> out) {
+  out[threadIdx.x] = __shfl_down_sync(full, static_cast<int>(threadIdx.x), 8);
+}
+
+TEST_CASE("a shuffle that reads a lane past the end of the block is an error, not an undefined value" *
+          doctest::skip(!on_simulator)) {
+  cusim::device_array<int> out(48);
+  const std::string msg = kernel_error_of([&] { cusim::launch(absent_lane, 1, 48, out); });
+  CHECK(msg == "tid=[40, 0, 0] ctaid=[0, 0, 0]: __shfl_down_sync(0xffffffff) in lane 8 reads lane 16, which does not "
+               "exist (the block has 48 threads): its value is undefined (warp.cu:" + std::to_string(absent_line) + ")");
+}
+
+constexpr int strict_absent_line = __LINE__ + 2;
+__global__ void strict_absent_lane(cusim::span<int> out) {
   out[threadIdx.x] = __any_sync(full, 1);
 }
 
-TEST_CASE("a full mask in a partial warp names the lanes that do not exist" * doctest::skip(!on_simulator)) {
+TEST_CASE("under CUSIM_CHECK=sync a full mask in a partial warp names the lanes that do not exist" *
+          doctest::skip(!on_simulator)) {
+  scoped_env check("CUSIM_CHECK", "sync");
   cusim::device_array<int> out(48);
-  const std::string msg = kernel_error_of([&] { cusim::launch(absent_lane, 1, 48, out); });
+  const std::string msg = kernel_error_of([&] { cusim::launch(strict_absent_lane, 1, 48, out); });
   CHECK(msg == "tid=[32, 0, 0] ctaid=[0, 0, 0]: __any_sync(0xffffffff) can never complete: lane 16 of the mask does "
-               "not exist (the block has 48 threads) (warp.cu:" + std::to_string(absent_line) + ")");
+               "not exist (the block has 48 threads) (warp.cu:" + std::to_string(strict_absent_line) + ")");
 }
 
 constexpr int width_line = __LINE__ + 2;

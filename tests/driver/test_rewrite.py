@@ -6,6 +6,7 @@ exact text they become, line counts kept, and the constructs refused with their 
 """
 
 import os
+import re
 import sys
 import unittest
 
@@ -32,10 +33,35 @@ def launch(kernel, config, args):
 
 
 class Rewrite(unittest.TestCase):
-    def check(self, src, expected):
+    def check(self, src, expected, registrations=False):
+        """`registrations`: compare the kernels' registrations too (else they are left out)."""
         out = rewrite.rewrite(src, "t.cu")
+        if not registrations:
+            out = re.sub(r" \[\[maybe_unused\]\] static const bool cusim_kernel_registered_[^\n]*?\}\);", "", out)
         self.assertEqual(out, expected)
         self.assertEqual(out.count("\n"), src.count("\n"), "the line count changed")
+
+    # -- kernels registered for launches by address
+    def test_a_kernel_definition_is_registered_after_its_body_on_the_same_line(self):
+        self.check("__global__ void k(int* p) {\n  *p = 1;\n}\nint x;\n",
+                   "__global__ void k(int* p) {\n  *p = 1;\n} " + rewrite.registration("k", 1, 1) + "\nint x;\n",
+                   registrations=True)
+
+    def test_qualified_static_and_launch_bounds_kernels_are_registered_by_their_names(self):
+        src = ("static __global__ void __launch_bounds__(256, 2) a(float* x) {}\n"
+               "__global__ void ns::b(const int n) {}\n"
+               "extern \"C\" __global__ void c() {}\n")
+        self.check(src, "static __global__ void __launch_bounds__(256, 2) a(float* x) {} " + rewrite.registration("a", 1, 1) +
+                   "\n__global__ void ns::b(const int n) {} " + rewrite.registration("ns::b", 2, 2) +
+                   "\nextern \"C\" __global__ void c() {} " + rewrite.registration("c", 3, 3) + "\n",
+                   registrations=True)
+
+    def test_templates_declarations_and_host_functions_are_not_registered(self):
+        src = ("template <class T> __global__ void t(T* p) {}\n"
+               "__global__ void declared(int);\n"
+               "__device__ int helper() { return 1; }\n"
+               "void host() {}\n")
+        self.check(src, src, registrations=True)
 
     def refuse(self, src, message):
         with self.assertRaises(rewrite.RewriteError) as e:
@@ -110,6 +136,14 @@ class Rewrite(unittest.TestCase):
     def test_a_declaration_over_several_lines_keeps_them(self):
         self.check("void k() {\n  __shared__ float\n    s[BLOCK]\n    [BLOCK];\n  s[0][0] = 1;\n}\n",
                    "void k() {\n  " + shared(1, "s", "float[BLOCK][BLOCK]") + "\n\n\n  s[0][0] = 1;\n}\n")
+
+    def test_shared_after_the_type(self):
+        # reductionMultiBlockCG: `extern double __shared__ sdata[];`
+        self.check("__global__ void k() { extern double __shared__ sdata[]; static unsigned int __shared__ n; }\n",
+                   "__global__ void k() { double* const sdata = ::cusim::detail::dynamic_shared_pointer<double>(); " +
+                   shared(1, "n", "unsigned int") + " }\n")
+        self.check("__global__ void k() { int a; ns::pair<int, 2> __shared__ p[3]; }\n",
+                   "__global__ void k() { int a; " + shared(1, "p", "ns::pair<int, 2>[3]") + " }\n")
 
     def test_extern_shared(self):
         self.check("__global__ void k() { extern __shared__ __align__(8) unsigned char smem[]; }\n",

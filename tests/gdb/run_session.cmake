@@ -36,6 +36,19 @@ elseif(SESSION STREQUAL "step")
     "\\* \\(2,0,0\\) +\\(0,0,0\\) +running +debug_kernel\\.cu:16"
     "  \\(3,0,0\\)-\\(7,0,0\\) +\\(0,0,0\\) +ready +debug_kernel\\.cu:15")
   set(reject "Python Exception")
+elseif(SESSION STREQUAL "unmodified")
+  # An unmodified .cu kernel built by the nvcc driver: a line breakpoint for thread 3 of block 1.
+  set(expect
+    "Breakpoint 1, shift \\(in=0x[0-9a-f]+, out=0x[0-9a-f]+\\) at [^\n]*unmodified_kernel\\.cu:14\n14\t  out\\[blockIdx\\.x \\* 8 \\+ t\\] = mine \\+ right;"
+    "\\$1 = 3\n\\$2 = 130\n"
+    "  \\(0,0,0\\)-\\(2,0,0\\) +\\(1,0,0\\) +exited"
+    "\\* \\(3,0,0\\) +\\(1,0,0\\) +running +unmodified_kernel\\.cu:14"
+    "  \\(4,0,0\\)-\\(7,0,0\\) +\\(1,0,0\\) +ready +unmodified_kernel\\.cu:12"
+    "\\[Switching focus to CUDA thread \\(6,0,0\\), block \\(1,0,0\\)\\]\n#[0-9]+ +0x[0-9a-f]+ in shift \\([^\n]*unmodified_kernel\\.cu:12\n12\t  __syncthreads\\(\\);"
+    "\nt = 6\nmine = 150\n"
+    "\\$3 = 120\nout\\[13\\] = 290\n"
+    "exited normally")
+  set(reject "Python Exception")
 else()
   set(expect
     "cusim: CUSIM_BREAK: stopping in the faulting thread\ntid=\\[7, 0, 0\\] ctaid=\\[0, 0, 0\\]: index 8 is out of bounds for axis 0 with size 8 \\(global array, debug_kernel\\.cu:22\\)"

@@ -7,6 +7,9 @@ Only what C++ cannot express is rewritten (docs/unmodified-cuda.md):
 * ``__shared__ T name[N];`` in a function  ->  a ``static constexpr char`` key and
   ``auto& name = ::cusim::detail::shared_variable<T[N]>(&key, source_location::current());``
 * ``extern __shared__ T name[];``  ->  ``T* const name = ::cusim::detail::dynamic_shared_pointer<T>();``
+* the closing ``}`` of a ``__global__`` function definition (not a template) gets, after it, a
+  namespace-scope registration that makes the kernel launchable by address from the start
+  (``cudaLaunchKernel((void*)k, ...)``, graph kernel nodes) before any ``<<<>>>`` of it ran
 
 Comments, strings, character literals, raw strings and preprocessor lines are kept as they are
 (a launch inside a ``#define`` body is rewritten in place), and every rewrite stays on the lines it
@@ -176,7 +179,7 @@ def tokenize(src, path="<input>"):
 
 def needs_rewrite(src):
     """Whether src may hold anything to rewrite (a fast check before tokenizing)."""
-    return "<<<" in src or "__shared__" in src
+    return "<<<" in src or "__shared__" in src or "__global__" in src
 
 
 _TRIVIA = ("ws", "nl", "comment")
@@ -184,8 +187,19 @@ _OPEN = {"(": ")", "[": "]", "{": "}"}
 _CLOSE = {")": "(", "]": "[", "}": "{"}
 _KEYWORDS_BEFORE_EXPR = {"return", "else", "do", "case", "throw", "co_return", "co_yield", "co_await"}
 _ALIGN_WORDS = ("__align__", "alignas")
+# Words followed by a parenthesised group in a declaration that are not the declared name.
+_NOT_A_NAME = {"__launch_bounds__", "__align__", "alignas", "__attribute__", "__declspec", "decltype",
+               "__maxnreg__", "__cluster_dims__", "noexcept", "throw", "operator"}
 _DECL_SPECIFIERS = {"static", "volatile", "const", "extern", "__device__", "__shared__", "inline",
                     "__restrict__", "register"}
+
+
+def registration(name, n, line):
+    """What follows the closing } of __global__ function `name` (the n-th in the file, its body
+    opening on `line`): a namespace-scope static whose initialisation registers the kernel."""
+    probe = f"::cusim::detail::kernel_pointer<decltype(cusim_t_)>({name})"
+    return (f"[[maybe_unused]] static const bool cusim_kernel_registered_{n}_{line}_ = "
+            f"::cusim::detail::register_kernel_probe([](auto cusim_t_) -> decltype({probe}) {{ return {probe}; }});")
 
 
 class _Rewriter:
@@ -194,6 +208,7 @@ class _Rewriter:
         self.path = path
         self.out = [tok.text for tok in tokens]  # replacement text per token
         self.keys = 0
+        self.kernels = 0
 
     # -- navigation over significant tokens
     def next_sig(self, i):
@@ -390,6 +405,17 @@ class _Rewriter:
                 start = j
                 j = self.prev_sig(j)
                 continue
+            # The type may come before __shared__ (`extern double __shared__ s[];`).
+            if (tok.kind == "id" and tok.text not in _KEYWORDS_BEFORE_EXPR) or self.is_punct(j, "::"):
+                start = j
+                j = self.prev_sig(j)
+                continue
+            if self.is_punct(j, ">"):
+                lt = self.angle_backward(j)
+                if lt > 0 and self.t[self.prev_sig(lt)].kind == "id":
+                    start = self.prev_sig(lt)
+                    j = self.prev_sig(start)
+                    continue
             if self.is_punct(j, ")"):
                 k = self.match_backward(j)
                 head = self.prev_sig(k) if k >= 0 else -1
@@ -431,6 +457,9 @@ class _Rewriter:
         if end < 0:
             self.fail(i, construct, "no ';' ends it")
         sig = [k for k in range(start, end) if self.t[k].kind not in _TRIVIA]
+        # __shared__ among the other specifiers, wherever it stands, goes first.
+        at = next(n for n, k in enumerate(sig) if self.t[k].text == "__shared__")
+        sig = [sig[at]] + sig[:at] + sig[at + 1:]
         words = [self.t[k].text for k in sig]
         if "cusim" in words[:words.index("__shared__") + 3] and "shared_array" in words:
             return end  # cusim's own checked form: `__shared__ cusim::shared_array<T, N> s;`
@@ -610,7 +639,10 @@ class _Rewriter:
             if tok.kind == "pp":
                 self.rewrite_directive(i)
             elif tok.kind == "punct" and tok.text == "{":
-                scopes.append(True if scopes and scopes[-1] else self.opens_function(i))
+                opens = True if scopes and scopes[-1] else self.opens_function(i)
+                if opens and not (scopes and scopes[-1]):
+                    self.register_kernel(i)
+                scopes.append(opens)
             elif tok.kind == "punct" and tok.text == "}":
                 if scopes:
                     scopes.pop()
@@ -621,6 +653,53 @@ class _Rewriter:
                 i += 2
             i += 1
         return "".join(self.out)
+
+    def register_kernel(self, i):
+        """i is the { of a function body outside any function: if the function is a __global__
+        one that is not a template, a registration follows its closing } on the same line."""
+        j = self.prev_sig(i)
+        start = j
+        while j >= 0:
+            tok = self.t[j]
+            if tok.kind == "pp" or (tok.kind == "punct" and tok.text in (";", "{", "}")):
+                break
+            if tok.kind == "punct" and tok.text in (")", "]"):
+                j = self.match_backward(j)
+                if j < 0:
+                    return
+            start = j
+            j = self.prev_sig(j)
+        words = [self.t[k] for k in range(start, i) if self.t[k].kind not in _TRIVIA]
+        if not any(w.kind == "id" and w.text == "__global__" for w in words):
+            return
+        if any(w.kind == "id" and w.text == "template" for w in words):
+            return  # a template: registered by its launches
+        # The declared name: the (qualified) identifier before the first ( that follows no
+        # attribute-like word, at depth 0.
+        k = start
+        name = None
+        while k < i:
+            if self.is_punct(k, "(") or self.is_punct(k, "["):
+                p = self.prev_sig(k)
+                if self.is_punct(k, "(") and p >= start and self.t[p].kind == "id" and self.t[p].text not in _NOT_A_NAME:
+                    parts = [self.t[p].text]
+                    q = self.prev_sig(p)
+                    while q >= start and self.is_punct(q, "::") and self.t[self.prev_sig(q)].kind == "id":
+                        parts.insert(0, self.t[self.prev_sig(q)].text)
+                        q = self.prev_sig(self.prev_sig(q))
+                    name = "::".join(parts)
+                    break
+                k = self.match_forward(k)
+                if k < 0:
+                    return
+            k += 1
+        if name is None:
+            return
+        close = self.match_forward(i)
+        if close < 0:
+            return
+        self.kernels += 1
+        self.out[close] += " " + registration(name, self.kernels, self.t[i].line)
 
     def opens_function(self, i):
         """Whether the { at i (outside any function) opens a function or lambda body."""

@@ -96,6 +96,14 @@ void register_kernel(void (*kernel)(Params...)) {
   note_kernel_binder(reinterpret_cast<const void*>(kernel), &binder_of<Params...>::bind_pointers);
 }
 
+/// What the nvcc driver puts after a __global__ function's definition in an unmodified program:
+/// registers the kernel when `probe` yields its address, i.e. when its name denotes one function.
+template <class Probe>
+bool register_kernel_probe(Probe probe) {
+  if constexpr (std::is_invocable_v<Probe, int>) register_kernel(probe(0));
+  return true;
+}
+
 template <class... Params, class... Args>
 void launch_closure(void (*kernel)(Params...), const launch_config& config, bool cooperative, Args&&... args) {
   using closure = kernel_closure<Params...>;

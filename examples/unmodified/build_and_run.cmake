@@ -1,0 +1,17 @@
+# SPDX-License-Identifier: MIT
+# The test of examples/unmodified: configure with CUDACXX=${NVCC}, build, run; any failure fails it.
+file(REMOVE_RECURSE ${BUILD})
+foreach(step configure build run)
+  if(step STREQUAL "configure")
+    set(cmd ${CMAKE_COMMAND} -E env CUDACXX=${NVCC} ${CMAKE_COMMAND} -S ${SOURCE} -B ${BUILD} -G ${GENERATOR})
+  elseif(step STREQUAL "build")
+    set(cmd ${CMAKE_COMMAND} --build ${BUILD})
+  else()
+    set(cmd ${BUILD}/tiled_transpose)
+  endif()
+  execute_process(COMMAND ${cmd} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+  message("${out}")
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "examples/unmodified: ${step} failed (${rc})")
+  endif()
+endforeach()
