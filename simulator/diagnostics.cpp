@@ -322,11 +322,6 @@ cuda_error launch_rejection(cudaError_t code, std::string_view reason) {
                                       reason));
 }
 
-cuda_error nested_launch_error() {
-  return launch_rejection(cudaErrorNotSupported,
-                          "a launch from inside a kernel (dynamic parallelism) is not supported by the simulator");
-}
-
 std::string zero_dimension_reason(std::string_view what, dim3 dims) {
   return fmt::format("{} dimensions [{}, {}, {}] contain a zero", what, dims.x, dims.y, dims.z);
 }

@@ -135,8 +135,6 @@ std::string host_trap_message(const detail::source_location& site);
 
 /// A launch refused before any thread runs: "cusim::launch: <string> (<name>): <reason>".
 cuda_error launch_rejection(cudaError_t code, std::string_view reason);
-/// A launch from inside a kernel (dynamic parallelism), which the simulator does not support.
-cuda_error nested_launch_error();
 /// Launch rejection reasons: `what` ("block" or "grid") dimensions with a zero.
 std::string zero_dimension_reason(std::string_view what, dim3 dims);
 /// Block dimensions over the per-axis `limits` (maxThreadsDim).

@@ -168,10 +168,10 @@ std::exception_ptr run_grid(launch_state& launch) {
 
 namespace cusim::detail {
 
-void launch_kernel(const launch_config& config, void (*thunk)(void*), std::shared_ptr<void> closure, bool cooperative,
-                   const void* kernel) {
-  if (current_thread_ != nullptr)  // would re-enter this OS thread's running block runner
-    throw sim::nested_launch_error();
+namespace {
+
+std::shared_ptr<sim::launch_state> prepare_launch(const launch_config& config, void (*thunk)(void*),
+                                                  std::shared_ptr<void> closure, bool cooperative, const void* kernel) {
   sim::kernel_info& info = sim::kernel_info_of(kernel);
   sim::validate_launch(config, info);
   if (cooperative) sim::validate_cooperative_launch(config);
@@ -190,13 +190,57 @@ void launch_kernel(const launch_config& config, void (*thunk)(void*), std::share
   launch->schedule_seed = sim::schedule_seed();
   if (launch->checks.memory()) launch->checker = std::make_unique<sim::memory_checker>(launch->checks);
   if (launch->checker || launch->schedule_seed) record_accesses.store(true, std::memory_order_relaxed);
+  return launch;
+}
+
+// A launch's grid, then the launches its threads made (dynamic parallelism), depth first: a
+// child's fault is the parent launch's, as a GPU reports it at the parent's synchronisation.
+std::exception_ptr run_with_children(sim::launch_state& launch) {
+  if (std::exception_ptr fault = sim::run_grid(launch)) return fault;
+  std::vector<sim::child_launch> children;
+  {
+    std::lock_guard lock(launch.mutex);
+    children.swap(launch.children);
+  }
+  std::sort(children.begin(), children.end(), [](const sim::child_launch& a, const sim::child_launch& b) {
+    return a.block != b.block ? a.block < b.block : a.order < b.order;
+  });
+  for (sim::child_launch& c : children) {
+    std::shared_ptr<sim::launch_state> child;
+    try {
+      child = prepare_launch(c.config, c.thunk, std::move(c.closure), c.cooperative, c.kernel);
+    } catch (...) {
+      return std::current_exception();
+    }
+    if (std::exception_ptr fault = run_with_children(*child)) return fault;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+void launch_kernel(const launch_config& config, void (*thunk)(void*), std::shared_ptr<void> closure, bool cooperative,
+                   const void* kernel) {
+  if (current_thread_ != nullptr) {
+    // From a kernel thread: a child grid of the thread's launch, validated now and run after the
+    // parent's grid (it cannot run here: this OS thread's block runner is in the middle of a block).
+    sim::validate_launch(config, sim::kernel_info_of(kernel));
+    if (cooperative) sim::validate_cooperative_launch(config);
+    const auto& block = *static_cast<const sim::block_context*>(current_thread_->block);
+    sim::launch_state& parent = *block.launch;
+    std::lock_guard lock(parent.mutex);
+    parent.children.push_back(sim::child_launch{block.linear, parent.children.size(), config, thunk,
+                                                std::move(closure), cooperative, kernel});
+    return;
+  }
+  auto launch = prepare_launch(config, thunk, std::move(closure), cooperative, kernel);
   if (config.stream == nullptr) {  // the legacy default stream: after every blocking stream, at once
     sim::wait_for_blocking_streams();
-    if (std::exception_ptr fault = sim::run_grid(*launch)) std::rethrow_exception(fault);
+    if (std::exception_ptr fault = run_with_children(*launch)) std::rethrow_exception(fault);
     return;
   }
   sim::enqueue(config.stream, [launch] {
-    if (std::exception_ptr fault = sim::run_grid(*launch)) sim::keep_stream_fault(launch->config.stream, fault);
+    if (std::exception_ptr fault = run_with_children(*launch)) sim::keep_stream_fault(launch->config.stream, fault);
   });
 }
 

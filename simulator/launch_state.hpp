@@ -14,10 +14,24 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <vector>
 
 namespace cusim::sim {
 
 class memory_checker;
+
+/// A launch made by a thread of another launch (CUDA dynamic parallelism, `k<<<...>>>` in a
+/// kernel): it runs once its parent's grid has finished and before the parent launch completes,
+/// the children of lower blocks first, then in launch order.
+struct child_launch {
+  std::uint64_t block = 0;  ///< the launching thread's block
+  std::uint64_t order = 0;  ///< launch order within the parent
+  launch_config config;
+  void (*thunk)(void*) = nullptr;
+  std::shared_ptr<void> closure;
+  bool cooperative = false;
+  const void* kernel = nullptr;
+};
 
 struct launch_state {
   launch_config config;
@@ -41,6 +55,7 @@ struct launch_state {
   std::atomic<std::uint64_t> lowest_fault{UINT64_MAX};
   std::mutex mutex;
   std::exception_ptr fault;
+  std::vector<child_launch> children;  // guarded by mutex
 
   /// Keeps `e` if `block` is the lowest faulting block so far.
   void report_fault(std::uint64_t block, std::exception_ptr e);

@@ -35,7 +35,8 @@ coalesced_group binary_partition(const Group& g, bool predicate,
   return coalesced_group(predicate ? yes : lanes & ~yes);
 }
 
-/// Scratch memory CUDA's tiles of more than 32 threads need; tiles here are at most a warp.
+/// Scratch memory CUDA's tiles of more than 32 threads take on older GPUs; on the simulator they
+/// keep their state in shared memory of their own, so it holds nothing.
 template <std::size_t BlockSize, std::size_t TileCommunicationSize = 8, std::size_t MaxBlockSize = 1024>
 struct block_tile_memory {};
 template <std::size_t BlockSize, std::size_t TileCommunicationSize, std::size_t MaxBlockSize>

@@ -209,14 +209,14 @@ TEST_CASE("CUSIM_STACK sets the fiber stack size" * doctest::skip(sanitized)) {
 }
 
 __global__ void child(cusim::span<int> out) { out[0] = 1; }
-__global__ void parent(cusim::span<int> out) { cusim::launch(child, 1, 1, out); }
-
-TEST_CASE("a launch from inside a kernel is rejected as a tagged error") {
-  cusim::device_array<int> out(1);
-  std::string msg = kernel_error_of([&] { cusim::launch(parent, 1, 2, out); });
-  CHECK(msg == "tid=[0, 0, 0] ctaid=[0, 0, 0]: uncaught exception of type cusim::cuda_error in kernel: cusim::launch: "
-               "operation not supported (cudaErrorNotSupported): a launch from inside a kernel (dynamic parallelism) "
-               "is not supported by the simulator");
+constexpr int cdp_fault_line = __LINE__ + 3;  // dynamic parallelism: the tests are at the end
+__global__ void cdp_child(cusim::span<int> out, int slot) {
+  atomicAdd(&out[slot], static_cast<int>(threadIdx.x) + 1);
+  if (slot == 3 && threadIdx.x == 2 && out.size() == 5) out[100] = 1;  // out of bounds in a child
+}
+__global__ void cdp_parent(cusim::span<int> out, int depth) {  // each thread launches 1+2+3+4 = 10
+  if (depth == 0) cusim::launch(cdp_child, 1, 4, out, static_cast<int>(blockIdx.x * 2 + threadIdx.x));
+  else if (threadIdx.x == 0) cusim::launch(cdp_parent, 2, 2, out, depth - 1);  // a grandchild level
 }
 
 /// Runs `f` with stderr redirected to a file and returns what it wrote there.
@@ -431,6 +431,25 @@ TEST_CASE("a kernel fault on a stream surfaces at synchronisation and stays, lik
   CHECK(cudaDeviceReset() == cudaSuccess);  // clears it
   CHECK(cudaDeviceSynchronize() == cudaSuccess);
   CHECK(cudaGetLastError() == cudaSuccess);
+}
+
+TEST_CASE("a launch from inside a kernel runs before the parent launch completes (dynamic parallelism)") {
+  auto out = cusim::to_device(std::vector<int>(4, 0));
+  cusim::launch(cdp_parent, 2, 2, out, 0);  // four children, one per parent thread
+  CHECK(out.copy_to_host() == std::vector<int>{10, 10, 10, 10});
+  auto deeper = cusim::to_device(std::vector<int>(4, 0));
+  cusim::launch(cdp_parent, 1, 2, deeper, 1);  // one child of two blocks, each launching two children
+  CHECK(deeper.copy_to_host() == std::vector<int>{10, 10, 10, 10});
+}
+
+TEST_CASE("a fault in a child grid is the parent launch's, tagged with the child's thread and block") {
+  auto out = cusim::to_device(std::vector<int>(5, 0));
+  const std::string msg = kernel_error_of([&] { cusim::launch(cdp_parent, 2, 2, out, 0); });
+  CHECK(msg == "tid=[2, 0, 0] ctaid=[0, 0, 0]: index 100 is out of bounds for axis 0 with size 5 (global array, "
+               "errors.cu:" + std::to_string(cdp_fault_line) + ")");
+  auto next = cusim::to_device(std::vector<int>(4, 0));
+  cusim::launch(cdp_parent, 2, 2, next, 0);  // the next launch works
+  CHECK(next.copy_to_host()[3] == 10);
 }
 
 #endif

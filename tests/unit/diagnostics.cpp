@@ -212,11 +212,6 @@ TEST_CASE("a launch rejection carries CUDA's code, its string and name, and the 
   CHECK(e.code() == cudaErrorInvalidConfiguration);
   CHECK(std::string(e.what()) == "cusim::launch: invalid configuration argument (cudaErrorInvalidConfiguration): "
                                  "block dimensions [0, 1, 1] contain a zero");
-  auto nested = sim::nested_launch_error();
-  CHECK(nested.code() == cudaErrorNotSupported);
-  CHECK(std::string(nested.what()) ==
-        "cusim::launch: operation not supported (cudaErrorNotSupported): a launch from inside a kernel (dynamic "
-        "parallelism) is not supported by the simulator");
 }
 
 TEST_CASE("launch rejection reasons name the configuration and the device's limit") {

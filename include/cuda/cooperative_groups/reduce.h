@@ -8,6 +8,7 @@
 
 #include "../cooperative_groups.h"
 
+#include <type_traits>
 #include <utility>
 
 namespace cusim::cg {
@@ -55,6 +56,41 @@ T fold_ranks(const Group& g, const T& value, Op&& op, unsigned last, detail::sou
 template <class Group, class T, class Op>
 T reduce(const Group& g, T value, Op&& op, detail::source_location site = detail::source_location::current()) {
   return detail_cg::fold_ranks(g, value, std::forward<Op>(op), g.num_threads() - 1, site);
+}
+
+namespace detail_cg {
+/// The scratch of reduce over tiles of more than 32 threads, per value type: a value per thread
+/// of the block and a result per tile, in the block's shared memory.
+template <class T>
+struct wide_reduce_scratch {
+  T values[1024];
+  T results[16];
+};
+template <class T>
+inline const char wide_reduce_key = 0;
+}  // namespace detail_cg
+
+/// Over a tile of 64 to 1024 threads: the members' values meet in shared memory, the tile's first
+/// thread folds them in rank order, and every member reads the result.
+template <unsigned Size, class Parent, class T, class Op>
+  requires(Size > 32)
+T reduce(const thread_block_tile<Size, Parent>& g, T value, Op&& op,
+         detail::source_location site = detail::source_location::current()) {
+  static_assert(std::is_trivially_copyable_v<T>, "cg::reduce over a tile of more than 32 threads takes trivially copyable values");
+  auto& scratch = *static_cast<detail_cg::wide_reduce_scratch<T>*>(detail::bind_shared(
+      &detail_cg::wide_reduce_key<T>, site, sizeof(detail_cg::wide_reduce_scratch<T>), alignof(detail_cg::wide_reduce_scratch<T>)));
+  const unsigned first = g.meta_group_rank() * Size, rank = g.thread_rank(), tile = g.meta_group_rank();
+  scratch.values[first + rank] = value;
+  g.sync(site);
+  if (rank == 0) {
+    T acc = scratch.values[first];
+    for (unsigned r = 1; r < g.members(); ++r) acc = op(acc, scratch.values[first + r]);
+    scratch.results[tile] = acc;
+  }
+  g.sync(site);
+  T result = scratch.results[tile];
+  g.sync(site);  // before a next reduce writes the scratch again
+  return result;
 }
 
 }  // namespace cusim::cg

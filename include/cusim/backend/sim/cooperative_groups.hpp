@@ -10,6 +10,7 @@
 #include <cusim/backend/sim/sync.hpp>
 #include <cusim/kernel/warp.hpp>
 
+#include <atomic>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -95,14 +96,50 @@ T shuffle_any(const T& var, Shuffle one) {
     return result;
   }
 }
+
+/// What the tiles of more than 32 threads of a block share, in its shared memory: an arrival count
+/// and a generation per tile (at most 16 tiles of 64 threads in a block of 1024). Shared memory
+/// starts each block poisoned (never zero): `ready` says whether this block set the rest up.
+struct wide_tile_state {
+  unsigned ready;
+  unsigned arrived[16];
+  unsigned generation[16];
+};
+inline constexpr unsigned wide_tile_ready = 0x600df00du;
+inline const char wide_tile_key = 0;  ///< the state's __shared__ variable
+inline wide_tile_state& wide_tiles(const source_location& site) {
+  auto* s = static_cast<wide_tile_state*>(
+      detail::bind_shared(&wide_tile_key, site, sizeof(wide_tile_state), alignof(wide_tile_state)));
+  if (s->ready != wide_tile_ready) {  // no yield between the test and the set: one fiber does it
+    std::memset(s, 0, sizeof(wide_tile_state));
+    s->ready = wide_tile_ready;
+  }
+  return *s;
+}
+/// The barrier of the `count` threads of tile `index`: the last to arrive opens it; the others
+/// spin on its generation, polling like an atomic that changes nothing (they yield, and one that
+/// can never be released is reported as a deadlock).
+inline void wide_tile_sync(unsigned index, unsigned count, const source_location& site) {
+  wide_tile_state& s = wide_tiles(site);
+  std::atomic_ref<unsigned> arrived(s.arrived[index]), generation(s.generation[index]);
+  const unsigned seen = generation.load(std::memory_order_acquire);
+  const bool last = arrived.fetch_add(1, std::memory_order_acq_rel) + 1 == count;
+  if (last) {
+    arrived.store(0, std::memory_order_relaxed);
+    generation.store(seen + 1, std::memory_order_release);
+  }
+  detail::note_atomic(true);
+  while (!last && generation.load(std::memory_order_acquire) == seen) detail::note_atomic(false);
+}
 }  // namespace detail_cg
 
 /// A tile of `Size` consecutive threads of a block (Size a power of two up to 32): a warp or a
-/// part of one, with the warp collectives scoped to it.
+/// part of one, with the warp collectives scoped to it. Tiles of 64 to 1024 threads are the
+/// specialisation below.
 template <unsigned Size, class Parent = void>
 class thread_block_tile {
-  static_assert(Size >= 1 && Size <= 32 && std::has_single_bit(Size),
-                "tiled_partition<N>: N must be a power of two from 1 to 32");
+  static_assert(Size >= 1 && Size <= 1024 && std::has_single_bit(Size),
+                "tiled_partition<N>: N must be a power of two from 1 to 1024");
 
  public:
   thread_block_tile() : mask_(detail_cg::tile_mask(Size)) {}
@@ -154,6 +191,36 @@ class thread_block_tile {
 
  private:
   unsigned mask_;
+};
+
+/// A tile of 64 to 1024 consecutive threads of a block (CUDA 12's multi-warp tiles): sync, ranks
+/// and cg::reduce (<cooperative_groups/reduce.h>); no shuffles or votes, as in CUDA. The last tile
+/// of a block whose size is not a multiple of Size has the threads that exist.
+template <unsigned Size, class Parent>
+  requires(Size > 32)
+class thread_block_tile<Size, Parent> {
+  static_assert(Size <= 1024 && std::has_single_bit(Size),
+                "tiled_partition<N>: N must be a power of two from 1 to 1024");
+
+ public:
+  thread_block_tile() = default;
+  template <class OtherParent>
+    requires(!std::is_same_v<OtherParent, Parent>)
+  thread_block_tile(const thread_block_tile<Size, OtherParent>&) {}
+
+  void sync(source_location site = source_location::current()) const {
+    detail_cg::wide_tile_sync(meta_group_rank(), members(), site);
+  }
+  unsigned thread_rank() const { return detail::linear_thread_index() % Size; }
+  static constexpr unsigned num_threads() { return Size; }
+  static constexpr unsigned size() { return Size; }
+  unsigned meta_group_rank() const { return detail::linear_thread_index() / Size; }
+  unsigned meta_group_size() const { return (this_thread_block().num_threads() + Size - 1) / Size; }
+  /// The threads of the caller's tile that exist (Size but for a partial last tile).
+  unsigned members() const {
+    const unsigned block = this_thread_block().num_threads(), first = meta_group_rank() * Size;
+    return block - first < Size ? block - first : Size;
+  }
 };
 
 template <unsigned Size>
