@@ -5,13 +5,15 @@ cusim's toolkit (CUDACXX=<toolkit>/bin/nvcc), run, and classified.
 
     tests/compat/run_compat.py --toolkit build/cuda [--samples DIR] [--work DIR]
                                [--baseline tests/compat/baseline.txt] [--only NAME,...]
-                               [--jobs N] [--timeout S] [--write-baseline]
+                               [--jobs N] [--timeout S] [--write-baseline] [--all]
 
 Each program checks its own results: exit 0 is a pass, exit 2 is waived (the samples' EXIT_WAIVED:
 a feature the device lacks). Anything else is a build failure (configure or compile, with the first
 error line) or a run failure (exit code or signal, with the last line of output). Prints a table;
 with --baseline, exits 1 when a program the baseline lists as "pass" no longer passes (a program
 that now passes and did not is reported, so the baseline can be raised with --write-baseline).
+A program the baseline marks "slow" (a workload sized for a GPU that runs for many minutes on a
+CPU) is listed as skipped and not run, unless --all.
 """
 import argparse
 import concurrent.futures
@@ -23,7 +25,7 @@ import subprocess
 import sys
 import time
 
-RESULTS = ("pass", "waived", "build failure", "run failure")
+RESULTS = ("pass", "waived", "build failure", "run failure", "skipped")
 
 
 def find_samples(root):
@@ -87,12 +89,13 @@ def build_and_run(name, src, work, env, timeout):
 
 
 def read_baseline(path):
+    """name -> (expected result, the reason after '#')."""
     expected = {}
     for line in path.read_text().splitlines():
-        line = line.split("#", 1)[0].strip()
-        if line:
-            name, result = line.split(None, 1)
-            expected[name] = result.strip()
+        text, _, reason = line.partition("#")
+        if text.strip():
+            name, result = text.split(None, 1)
+            expected[name] = (result.strip(), reason.strip())
     return expected
 
 
@@ -106,6 +109,7 @@ def main():
     parser.add_argument("--work", type=pathlib.Path, default=pathlib.Path("compat-work"))
     parser.add_argument("--baseline", type=pathlib.Path)
     parser.add_argument("--write-baseline", action="store_true")
+    parser.add_argument("--all", action="store_true", help="also run the programs the baseline marks slow")
     parser.add_argument("--only", default="")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--timeout", type=int, default=300, help="seconds per program run")
@@ -133,6 +137,12 @@ def main():
     env.setdefault("CUSIM_WORKERS", "2")
 
     results = {}
+    expected = read_baseline(args.baseline) if args.baseline and args.baseline.is_file() else {}
+    if not args.all:
+        for name, _ in samples:
+            if expected.get(name, ("",))[0] == "slow":
+                results[name] = ("skipped", "slow: " + expected[name][1], 0.0)
+        samples = [s for s in samples if s[0] not in results]
     started = time.monotonic()
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         futures = {pool.submit(build_and_run, name, src, work, env, args.timeout): name for name, src in samples}
@@ -153,20 +163,21 @@ def main():
     print("slowest: " + ", ".join(f"{n} {v[2]:.0f} s" for n, v in slowest))
 
     status = 0
-    if args.baseline and args.baseline.is_file() and not args.write_baseline:
-        expected = read_baseline(args.baseline)
-        for name, want in sorted(expected.items()):
+    if expected and not args.write_baseline:
+        for name, (want, _) in sorted(expected.items()):
             got = results.get(name, ("missing",))[0]
             if want == "pass" and got != "pass" and name in results:
                 print(f"REGRESSION: {name} passed in the baseline, now {got}: {results[name][1]}")
                 status = 1
-            elif want != "pass" and got == "pass":
+            elif want not in ("pass", "slow") and got == "pass":
                 print(f"improved: {name} now passes (baseline: {want}); raise it with --write-baseline")
     if args.write_baseline and args.baseline:
         with open(args.baseline, "w") as f:
             f.write("# The compat suite's expected results (tests/compat/run_compat.py --write-baseline).\n")
             for name in sorted(results):
                 result, reason, _ = results[name]
+                if result == "skipped" or expected.get(name, ("",))[0] == "slow":
+                    result, reason = "slow", expected[name][1]
                 f.write(f"{name} {result}" + (f"  # {reason}" if reason else "") + "\n")
     return status
 

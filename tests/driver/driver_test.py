@@ -284,6 +284,41 @@ class Cases:
         p = run([os.path.join(build, "app")], self.work, env=env)
         expect_equal(p.stdout, "ok\n", "the program's output")
 
+    def no_nvidia_toolkit(self):
+        """The CMake project and a Makefile project on a machine with no NVIDIA toolkit at all: every
+        /usr/local/cuda* directory and nvcc wrapper is hidden in a private mount namespace."""
+        hidden = sorted(d for d in [os.path.realpath(p) for p in
+                                    ["/usr/local/cuda", *[os.path.join("/usr/local", n) for n in os.listdir("/usr/local")
+                                                          if n.startswith("cuda")]]] if os.path.isdir(d))
+        wrappers = [w for w in ("/usr/local/bin/nvcc", "/usr/bin/nvcc") if os.path.isfile(w)]
+        if not hidden and not wrappers:
+            print("no NVIDIA toolkit installed: the other cases already run without one")
+        empty = os.path.join(self.work, "empty")
+        os.makedirs(empty, exist_ok=True)
+        empty_file = os.path.join(self.work, "empty-file")
+        write(empty_file, "")
+        mounts = "; ".join([f"mount --bind {empty} {d}" for d in set(hidden)] +
+                           [f"mount --bind {empty_file} {w}" for w in wrappers])
+        probe = subprocess.run(["unshare", "-m", "--propagation", "private", "sh", "-c", mounts or "true"],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        if probe.returncode != 0:
+            print(f"cannot hide the NVIDIA toolkit here (unshare -m needs root): {probe.stdout.strip()}")
+            return SKIP
+        build = os.path.join(self.work, "cmake_project")
+        proj = os.path.join(self.work, "make_project")
+        shutil.rmtree(proj, ignore_errors=True)
+        shutil.copytree(os.path.join(HERE, "make_project"), proj)
+        gen = "-G Ninja" if shutil.which("ninja") else ""
+        script = (f"set -e; {mounts}; "
+                  f"if command -v nvcc >/dev/null && ! test nvcc -ef {self.nvcc}; then nvcc --version; fi; "
+                  f"ls /usr/local/cuda 2>/dev/null | wc -l; "
+                  f"CUDACXX={self.nvcc} cmake -S {os.path.join(HERE, 'cmake_project')} -B {build} {gen} >/dev/null; "
+                  f"cmake --build {build} >/dev/null; {os.path.join(build, 'app')}; "
+                  f"cd {proj}; PATH={os.path.dirname(self.nvcc)}:$PATH make -s >/dev/null; ./app")
+        env = env_without_cuda(self.toolkit)
+        p = run(["unshare", "-m", "--propagation", "private", "sh", "-c", script], self.work, env=env)
+        expect_equal(p.stdout, "0\nok\nok\n", "both projects' output with /usr/local/cuda hidden")
+
     def c_program(self):
         env = env_without_cuda(self.toolkit)
         cc = os.environ.get("CC", "gcc")
