@@ -219,6 +219,21 @@ kernel_error shuffle_outside_mask_error(uint3 tid, uint3 ctaid, std::string_view
                      site);
 }
 
+kernel_error array_bounds_error(uint3 tid, uint3 ctaid, const array_bounds_fault& f) {
+  if (f.axis >= 0)
+    return detail::out_of_bounds_error(tid, ctaid, f.index, f.extent, f.axis, f.space, f.file, f.line);
+  detail::source_location site{f.file, f.line, 0};
+  return fault_error(fault_kind::out_of_bounds, tid, ctaid,
+                     fmt::format("index {} is out of bounds for an axis with size {} ({})", f.index, f.extent,
+                                 space_name(f.space)),
+                     site);
+}
+
+std::string host_array_bounds_message(std::string_view file, unsigned line, unsigned column, std::int64_t index,
+                                      std::string_view type) {
+  return fmt::format("{}:{}:{}: runtime error: index {} out of bounds for type {}\n", file, line, column, index, type);
+}
+
 kernel_error shuffle_reads_absent_lane_error(uint3 tid, uint3 ctaid, std::string_view collective, unsigned lane,
                                              unsigned source, std::size_t block_threads,
                                              const detail::source_location& site) {

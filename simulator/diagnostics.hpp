@@ -87,6 +87,12 @@ kernel_error invalid_width_error(uint3 tid, uint3 ctaid, std::string_view collec
 /// A shuffle in `lane` whose source lane `source` is outside the mask.
 kernel_error shuffle_outside_mask_error(uint3 tid, uint3 ctaid, std::string_view collective, unsigned lane,
                                         unsigned source, const detail::source_location& site);
+/// An index out of a fixed-size array's bounds, found by the compiler's bounds instrumentation:
+/// the usual out-of-bounds text, with the axis when the source line told it.
+kernel_error array_bounds_error(uint3 tid, uint3 ctaid, const array_bounds_fault& f);
+/// The same in host code (an unmodified program's main): UBSan's wording, file:line:column first.
+std::string host_array_bounds_message(std::string_view file, unsigned line, unsigned column, std::int64_t index,
+                                      std::string_view type);
 /// A shuffle in `lane` whose source lane `source` does not exist in a block of `block_threads`
 /// threads (the last warp of the block is partial): the value would be undefined on a GPU.
 kernel_error shuffle_reads_absent_lane_error(uint3 tid, uint3 ctaid, std::string_view collective, unsigned lane,

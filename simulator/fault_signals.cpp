@@ -54,12 +54,23 @@ void on_fault(int sig, siginfo_t* info, void* context) {
       // handler with all signals blocked, and the next fault would then kill the process.
       sigprocmask(SIG_SETMASK, &static_cast<ucontext_t*>(context)->uc_sigmask, nullptr);
       abandon_kernel_thread.load(std::memory_order_relaxed)(
-          *t, signal_fault{sig, info->si_code, info->si_addr, pc, write, overflow});  // no return
+          *t, signal_fault{sig, info->si_code, info->si_addr, pc, write, overflow, false, {}});  // no return
     }
   }
   sigaction(sig, &previous[slot_of(sig)], nullptr);  // the faulting instruction repeats and takes it
 }
 
+}  // namespace
+
+bool abandon_current_thread(const signal_fault& fault) noexcept {
+  auto* t = static_cast<fiber_slot*>(static_cast<thread_record*>(detail::current_thread_));
+  const abandon_thread abandon = abandon_kernel_thread.load(std::memory_order_relaxed);
+  if (t == nullptr || t->block == nullptr || abandon == nullptr) return false;
+  abandon(*t, fault);
+  __builtin_unreachable();
+}
+
+namespace {
 
 struct alt_stack {
   void* memory = nullptr;

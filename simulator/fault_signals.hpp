@@ -19,6 +19,9 @@ using abandon_thread = void (*)(fiber_slot& thread, const signal_fault& fault) n
 /// program (or its test framework) has since installed its own: once per launch. The handlers
 /// it replaces keep every fault that is not a kernel thread's.
 void ensure_fault_handlers(abandon_thread abandon);
+/// Leaves the current kernel thread's fiber for good with `fault` reported (as a handler does);
+/// false, doing nothing, when the calling code is not a kernel thread's.
+bool abandon_current_thread(const signal_fault& fault) noexcept;
 /// Gives the calling OS thread the alternate signal stack the handlers run on. Cheap after the
 /// first call on a thread.
 void ensure_fault_signal_stack();

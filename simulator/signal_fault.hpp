@@ -2,11 +2,25 @@
 // What a signal handler records about a fault of kernel code, for the block runner to report.
 #pragma once
 
+#include <cusim/error.hpp>
+
 #include <cstdint>
 
 namespace cusim::sim {
 
-/// What the signal handler records about a fault, for the scheduler to report.
+/// An index out of the bounds of a fixed-size array, found by the compiler's bounds
+/// instrumentation in an unmodified program (array_bounds.cpp).
+struct array_bounds_fault {
+  std::int64_t index = 0;
+  std::int64_t extent = 0;
+  int axis = -1;  ///< -1: unknown (the source line could not be read)
+  memory_space space = memory_space::local;
+  const char* file = nullptr;
+  unsigned line = 0;
+};
+
+/// What the signal handler (or the bounds instrumentation) records about a fault, for the
+/// scheduler to report.
 struct signal_fault {
   int signo = 0;
   int code = 0;  ///< siginfo's si_code
@@ -14,6 +28,8 @@ struct signal_fault {
   std::uintptr_t pc = 0;          ///< the faulting instruction
   bool write = false;             ///< SIGSEGV: a store (the page-fault error code says so)
   bool stack_overflow = false;    ///< SIGSEGV in the guard region below the thread's fiber stack
+  bool out_of_bounds = false;     ///< not a signal: `bounds` says what
+  array_bounds_fault bounds;
 };
 
 }  // namespace cusim::sim

@@ -18,8 +18,13 @@ KEY = "::cusim::detail::source_location::current()"
 
 
 def shared(n, name, targs):
-    return (f"static constexpr char cusim_shared_key_{n} = 0; auto& {name} = "
+    """A __shared__ declarator's rewrite; an array's also names it for bounds faults."""
+    text = (f"static constexpr char cusim_shared_key_{n} = 0; auto& {name} = "
             f"::cusim::detail::shared_variable<{targs}>(&cusim_shared_key_{n}, {KEY});")
+    if "[" in targs:
+        text += (f" [[maybe_unused]] static const bool cusim_shared_key_{n}_named = "
+                 f"::cusim::detail::name_array(\"{name}\", ::cusim::memory_space::shared);")
+    return text
 
 
 
@@ -55,6 +60,15 @@ class Rewrite(unittest.TestCase):
                    "\n__global__ void ns::b(const int n) {} " + rewrite.registration("ns::b", 2, 2) +
                    "\nextern \"C\" __global__ void c() {} " + rewrite.registration("c", 3, 3) + "\n",
                    registrations=True)
+
+    def test_namespace_scope_constant_and_device_arrays_are_named_for_bounds_faults(self):
+        src = ("__constant__ float c[17];\nnamespace n { __device__ int g[4][2] = {{1, 2}}, h; }\n"
+               "__device__ int f(int x) { return x; }\nstruct S { __device__ int m[2]; };\n")
+        name = lambda n, k, v, space: (f" [[maybe_unused]] static const bool cusim_array_named_{n}_{k}_ = "
+                                       f"::cusim::detail::name_array(\"{v}\", ::cusim::memory_space::{space});")
+        self.check(src, "__constant__ float c[17];" + name(1, 0, "c", "constant") +
+                   "\nnamespace n { __device__ int g[4][2] = {{1, 2}}, h;" + name(2, 0, "g", "global") + " }\n"
+                   "__device__ int f(int x) { return x; }\nstruct S { __device__ int m[2]; };\n", registrations=True)
 
     def test_templates_declarations_and_host_functions_are_not_registered(self):
         src = ("template <class T> __global__ void t(T* p) {}\n"

@@ -582,6 +582,11 @@ class Driver:
             cmd += ["-include", "cuda_runtime.h"]
         if kind != "c":
             cmd.append("-fstack-clash-protection")
+        if kind == "cu" and os.environ.get("CUSIM_NVCC_UNCHECKED", "") in ("", "0"):
+            # Fixed-size arrays (__shared__, local, __constant__, in structs) checked per axis: the
+            # compiler's bounds instrumentation, whose handler is the simulator's (array_bounds.cpp).
+            clang = "clang" in os.path.basename(self.cxx)
+            cmd.append("-fsanitize=array-bounds" if clang else "-fsanitize=bounds")
         cmd += self.opt_flags() + dep_args + list(phase_flags) + [source]
         if out is not None:
             cmd += ["-o", out]

@@ -7,6 +7,8 @@ Only what C++ cannot express is rewritten (docs/unmodified-cuda.md):
 * ``__shared__ T name[N];`` in a function  ->  a ``static constexpr char`` key and
   ``auto& name = ::cusim::detail::shared_variable<T[N]>(&key, source_location::current());``
 * ``extern __shared__ T name[];``  ->  ``T* const name = ::cusim::detail::dynamic_shared_pointer<T>();``
+* a namespace-scope ``__constant__`` or ``__device__`` array declaration gets, after its ``;``, a
+  registration of the array's name and memory space, for the bounds faults' reports
 * the closing ``}`` of a ``__global__`` function definition (not a template) gets, after it, a
   namespace-scope registration that makes the kernel launchable by address from the start
   (``cudaLaunchKernel((void*)k, ...)``, graph kernel nodes) before any ``<<<>>>`` of it ran
@@ -179,7 +181,7 @@ def tokenize(src, path="<input>"):
 
 def needs_rewrite(src):
     """Whether src may hold anything to rewrite (a fast check before tokenizing)."""
-    return "<<<" in src or "__shared__" in src or "__global__" in src
+    return "<<<" in src or "__shared__" in src or "__global__" in src or "__constant__" in src
 
 
 _TRIVIA = ("ws", "nl", "comment")
@@ -512,6 +514,9 @@ class _Rewriter:
                 targs += f", {align}"
             pieces.append(f"static constexpr char {key} = 0; auto& {name} = ::cusim::detail::shared_variable<{targs}>("
                           f"&{key}, ::cusim::detail::source_location::current());")
+            if dims:  # a bounds fault on it names shared memory (array_bounds.cpp)
+                pieces.append(f"[[maybe_unused]] static const bool {key}_named = "
+                              f"::cusim::detail::name_array(\"{name}\", ::cusim::memory_space::shared);")
         self.replace_span(start, end, " ".join(pieces))
         return end
 
@@ -630,24 +635,30 @@ class _Rewriter:
 
     # -- the walk
     def run(self):
-        # in_function per open brace: True inside function (or lambda) bodies.
+        # Per open brace: "f" inside a function (or lambda) body, "ns" a namespace or extern "C"
+        # block, "other" a class body or an initializer.
         scopes = []
         i = 0
         n = len(self.t)
         while i < n:
             tok = self.t[i]
+            in_function = bool(scopes) and scopes[-1] == "f"
             if tok.kind == "pp":
                 self.rewrite_directive(i)
             elif tok.kind == "punct" and tok.text == "{":
-                opens = True if scopes and scopes[-1] else self.opens_function(i)
-                if opens and not (scopes and scopes[-1]):
-                    self.register_kernel(i)
-                scopes.append(opens)
+                if in_function or self.opens_function(i):
+                    if not in_function:
+                        self.register_kernel(i)
+                    scopes.append("f")
+                else:
+                    scopes.append("ns" if self.opens_namespace(i) else "other")
             elif tok.kind == "punct" and tok.text == "}":
                 if scopes:
                     scopes.pop()
             elif tok.kind == "id" and tok.text == "__shared__":
-                i = self.rewrite_shared(i, bool(scopes and scopes[-1]))
+                i = self.rewrite_shared(i, in_function)
+            elif tok.kind == "id" and tok.text in ("__constant__", "__device__") and all(s == "ns" for s in scopes):
+                i = self.name_global_arrays(i, "constant" if tok.text == "__constant__" else "global")
             elif self.adjacent(i, 3, "<"):
                 self.rewrite_launch(i, n, False)
                 i += 2
@@ -700,6 +711,52 @@ class _Rewriter:
             return
         self.kernels += 1
         self.out[close] += " " + registration(name, self.kernels, self.t[i].line)
+
+    def opens_namespace(self, i):
+        """Whether the { at i opens a namespace or an extern "C" block."""
+        j = self.prev_sig(i)
+        if j >= 0 and self.t[j].kind == "str" and self.prev_sig(j) >= 0 and self.t[self.prev_sig(j)].text == "extern":
+            return True
+        while j >= 0 and not (self.t[j].kind == "pp" or (self.t[j].kind == "punct" and self.t[j].text in (";", "{", "}"))):
+            if self.t[j].kind == "id" and self.t[j].text == "namespace":
+                return True
+            j = self.prev_sig(j)
+        return False
+
+    def name_global_arrays(self, i, space):
+        """i is a __constant__ or __device__ at namespace scope: when it declares arrays, their
+        names are registered after the declaration, so that a bounds fault names the memory space.
+        Returns the index to go on from."""
+        j = i
+        names = []
+        while j < len(self.t):
+            tok = self.t[j]
+            if tok.kind == "punct" and tok.text in ("(", "{"):
+                return i  # a function, or an initializer: names seen so far stand
+            if tok.kind == "punct" and tok.text == ";":
+                break
+            if tok.kind == "punct" and tok.text == "=":
+                j += 1
+                while j < len(self.t) and not (self.is_punct(j, ",") or self.is_punct(j, ";")):
+                    if self.t[j].kind == "punct" and self.t[j].text in _OPEN:
+                        j = self.match_forward(j)
+                        if j < 0:
+                            return i
+                    j += 1
+                continue
+            if tok.kind == "id" and self.is_punct(self.next_sig(j), "["):
+                names.append(tok.text)
+                j = self.match_forward(self.next_sig(j))
+                if j < 0:
+                    return i
+            j += 1
+        if j >= len(self.t) or not names:
+            return i
+        self.kernels += 1
+        self.out[j] += "".join(f" [[maybe_unused]] static const bool cusim_array_named_{self.kernels}_{k}_ = "
+                               f"::cusim::detail::name_array(\"{name}\", ::cusim::memory_space::{space});"
+                               for k, name in enumerate(names))
+        return j
 
     def opens_function(self, i):
         """Whether the { at i (outside any function) opens a function or lambda body."""

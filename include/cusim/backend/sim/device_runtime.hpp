@@ -111,6 +111,10 @@ void poll_yield();
 /// The key of the __shared__ declaration being executed (see __shared__ in qualifiers.hpp):
 /// set by the declaration, taken by the shared_array handle it constructs.
 extern __thread const void* shared_key;
+/// Records that arrays named `name` live in `space` (what the nvcc driver emits beside raw
+/// __shared__, __constant__ and __device__ array declarations), so that a bounds fault on one
+/// names its memory space. Returns true.
+bool name_array(const char* name, memory_space space) noexcept;
 /// Binds a __shared__ array to the current block's shared memory: the variable `key` (null:
 /// the declaration at `site`), `bytes` in size.
 void* bind_shared(const void* key, const source_location& site, std::size_t bytes, std::size_t align);

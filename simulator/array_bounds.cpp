@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: MIT
+// Raw fixed-size arrays of unmodified programs, checked per axis: the nvcc driver compiles .cu
+// files with the compiler's bounds instrumentation (-fsanitize=bounds, GCC and Clang alike), which
+// calls __ubsan_handle_out_of_bounds with the array's type, the index and the source position of
+// the subscript; the arrays stay real arrays (templates deduce T* from them, sizeof, decay). Here
+// that call becomes the simulator's tagged out-of-bounds fault: the axis is read from the source
+// line (how many subscripts precede the faulting one), the memory space from the names the driver
+// registers (__shared__, __constant__ and __device__ arrays; any other is a local array).
+#include "diagnostics.hpp"
+#include "fault_signals.hpp"
+
+#include <cusim/backend/sim/device_runtime.hpp>
+
+#include <cctype>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <string>
+
+#ifndef CUSIM_UBSAN_RUNTIME
+#  define CUSIM_UBSAN_RUNTIME 0
+#endif
+
+namespace cusim::sim {
+
+namespace {
+
+// The instrumentation's records (the layout GCC and Clang share with their UBSan runtime).
+struct ubsan_location {
+  const char* file;
+  std::uint32_t line;
+  std::uint32_t column;
+};
+struct ubsan_type {
+  std::uint16_t kind;  ///< 0: an integer type
+  std::uint16_t info;  ///< integers: log2(bit width) << 1 | signed
+  char name[1];
+};
+struct ubsan_out_of_bounds {
+  ubsan_location location;
+  const ubsan_type* array_type;
+  const ubsan_type* index_type;
+};
+
+std::mutex names_mutex;
+std::map<std::string, memory_space, std::less<>>& array_names() {
+  static std::map<std::string, memory_space, std::less<>> names;
+  return names;
+}
+
+/// The index as the program computed it: the handle holds integers of up to 64 bits itself.
+std::int64_t index_value(const ubsan_type& type, const void* handle) {
+  const auto raw = reinterpret_cast<std::uintptr_t>(handle);
+  const unsigned bits = type.kind == 0 ? 1u << (type.info >> 1) : 64u;
+  const bool is_signed = type.kind == 0 && (type.info & 1) != 0;
+  if (bits >= 64) return static_cast<std::int64_t>(raw);
+  const std::uint64_t value = raw & ((std::uint64_t{1} << bits) - 1);
+  if (is_signed && (value >> (bits - 1)) != 0) return static_cast<std::int64_t>(value | ~((std::uint64_t{1} << bits) - 1));
+  return static_cast<std::int64_t>(value);
+}
+
+/// The checked axis's size: the first bound of the type's name ("float [16][17]" -> 16).
+std::int64_t extent_of(const char* type_name) {
+  const char* open = std::strchr(type_name, '[');
+  return open != nullptr ? std::strtoll(open + 1, nullptr, 10) : 0;
+}
+
+/// Line `line` of `file`, or empty.
+std::string source_line(const char* file, unsigned line) {
+  std::ifstream in(file);
+  std::string text;
+  for (unsigned n = 1; n <= line && std::getline(in, text); ++n)
+    if (n == line) return text;
+  return {};
+}
+
+/// The subscript `[...]` whose `]` (or `[`) is at `column` of `text`: how many subscripts of the
+/// same array precede it (its axis), and the array's name; axis -1 when the text does not tell.
+std::pair<int, std::string> subscript_of(const std::string& text, unsigned column) {
+  if (column == 0 || column > text.size()) return {-1, {}};
+  std::size_t i = column - 1;
+  const auto match_back = [&](std::size_t close) -> std::ptrdiff_t {  // the [ of the ] at close
+    int depth = 0;
+    for (std::ptrdiff_t k = static_cast<std::ptrdiff_t>(close); k >= 0; --k) {
+      if (text[k] == ']') ++depth;
+      else if (text[k] == '[' && --depth == 0) return k;
+    }
+    return -1;
+  };
+  if (text[i] == '[') {  // a compiler that points at the opening bracket: find its ]
+    int depth = 0;
+    std::size_t k = i;
+    for (; k < text.size(); ++k) {
+      if (text[k] == '[') ++depth;
+      else if (text[k] == ']' && --depth == 0) break;
+    }
+    if (k == text.size()) return {-1, {}};
+    i = k;
+  }
+  if (text[i] != ']') return {-1, {}};
+  std::ptrdiff_t open = match_back(i);
+  int axis = 0;
+  for (;;) {
+    if (open < 0) return {-1, {}};
+    std::ptrdiff_t j = open - 1;
+    while (j >= 0 && std::isspace(static_cast<unsigned char>(text[j]))) --j;
+    if (j >= 0 && text[j] == ']') {
+      ++axis;
+      open = match_back(static_cast<std::size_t>(j));
+      continue;
+    }
+    std::ptrdiff_t end = j;
+    while (j >= 0 && (std::isalnum(static_cast<unsigned char>(text[j])) || text[j] == '_')) --j;
+    if (end == j) return {-1, {}};  // not a name: a call's result, a cast
+    return {axis, text.substr(static_cast<std::size_t>(j + 1), static_cast<std::size_t>(end - j))};
+  }
+}
+
+memory_space space_of(const std::string& name) {
+  std::lock_guard lock(names_mutex);
+  auto it = array_names().find(name);
+  return it != array_names().end() ? it->second : memory_space::local;
+}
+
+void out_of_bounds(const void* data, const void* index_handle, bool abort_on_host) {
+  const auto& d = *static_cast<const ubsan_out_of_bounds*>(data);
+  const std::int64_t index = index_value(*d.index_type, index_handle);
+  const char* file = d.location.file != nullptr ? d.location.file : "";
+  array_bounds_fault f;
+  f.index = index;
+  f.extent = extent_of(d.array_type->name);
+  f.file = file;
+  f.line = d.location.line;
+  if (detail::current_thread_ != nullptr) {
+    const auto [axis, name] = subscript_of(source_line(file, d.location.line), d.location.column);
+    f.axis = axis;
+    f.space = name.empty() ? memory_space::local : space_of(name);
+    signal_fault fault;
+    fault.out_of_bounds = true;
+    fault.bounds = f;
+    abandon_current_thread(fault);  // no return from a kernel thread
+  }
+  const std::string msg = host_array_bounds_message(file, d.location.line, d.location.column, index, d.array_type->name);
+  std::fputs(msg.c_str(), stderr);
+  if (abort_on_host) std::abort();
+}
+
+}  // namespace
+
+}  // namespace cusim::sim
+
+namespace cusim::detail {
+bool name_array(const char* name, memory_space space) noexcept {
+  try {
+    std::lock_guard lock(sim::names_mutex);
+    sim::array_names().emplace(name, space);
+  } catch (...) {
+  }
+  return true;
+}
+}  // namespace cusim::detail
+
+// What the instrumentation calls (recoverable, and with -fno-sanitize-recover). Not in a build of
+// cusim under UBSan itself, whose runtime defines them.
+#if !CUSIM_UBSAN_RUNTIME
+extern "C" void __ubsan_handle_out_of_bounds(void* data, void* index) {
+  cusim::sim::out_of_bounds(data, index, false);
+}
+extern "C" void __ubsan_handle_out_of_bounds_abort(void* data, void* index) {
+  cusim::sim::out_of_bounds(data, index, true);
+}
+#endif
