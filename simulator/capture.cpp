@@ -2,6 +2,7 @@
 // Stream capture into graphs, and the cudaStream*Capture* API.
 #include "capture.hpp"
 
+#include "diagnostics.hpp"
 #include "last_error.hpp"
 #include "streams.hpp"
 
@@ -169,7 +170,7 @@ void capture_kernel(const void* kernel, const launch_config& config, bool cooper
   k.bound = std::move(bound);
   sim::validate_kernel_work(k);  // a bad configuration fails the launch, as outside a capture
   if (cudaError_t e = sim::capture_work(config.stream, std::move(k)); e != cudaSuccess)
-    throw cuda_error(e, "the launch could not be captured");
+    throw sim::capture_failed_error(e);
 }
 
 }  // namespace cusim::detail

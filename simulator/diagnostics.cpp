@@ -219,6 +219,8 @@ kernel_error shuffle_outside_mask_error(uint3 tid, uint3 ctaid, std::string_view
                      site);
 }
 
+cuda_error capture_failed_error(cudaError_t code) { return cuda_error(code, "the launch could not be captured"); }
+
 kernel_error array_bounds_error(uint3 tid, uint3 ctaid, const array_bounds_fault& f) {
   if (f.axis >= 0)
     return detail::out_of_bounds_error(tid, ctaid, f.index, f.extent, f.axis, f.space, f.file, f.line);

@@ -87,6 +87,8 @@ kernel_error invalid_width_error(uint3 tid, uint3 ctaid, std::string_view collec
 /// A shuffle in `lane` whose source lane `source` is outside the mask.
 kernel_error shuffle_outside_mask_error(uint3 tid, uint3 ctaid, std::string_view collective, unsigned lane,
                                         unsigned source, const detail::source_location& site);
+/// A kernel launch on a capturing stream that the capture refused with `code`.
+cuda_error capture_failed_error(cudaError_t code);
 /// An index out of a fixed-size array's bounds, found by the compiler's bounds instrumentation:
 /// the usual out-of-bounds text, with the axis when the source line told it.
 kernel_error array_bounds_error(uint3 tid, uint3 ctaid, const array_bounds_fault& f);

@@ -134,7 +134,9 @@ def main():
                                                          if "cuda" not in p])
     for var in ("CUDA_PATH", "CUDA_HOME", "CUDAToolkit_ROOT", "CUDAHOSTCXX"):
         env.pop(var, None)
-    env.setdefault("CUSIM_WORKERS", "2")
+    # One simulator worker per core left to each program: `--jobs 2` on 2 cores runs two programs
+    # of one worker each rather than four threads fighting over two cores.
+    env.setdefault("CUSIM_WORKERS", str(max(1, (os.cpu_count() or 1) // max(1, args.jobs))))
 
     results = {}
     expected = read_baseline(args.baseline) if args.baseline and args.baseline.is_file() else {}
