@@ -78,11 +78,57 @@ std::string source_line(const char* file, unsigned line) {
   return {};
 }
 
-/// The subscript `[...]` whose `]` (or `[`) is at `column` of `text`: how many subscripts of the
-/// same array precede it (its axis), and the array's name; axis -1 when the text does not tell.
-std::pair<int, std::string> subscript_of(const std::string& text, unsigned column) {
+/// The number of bounds in an array type's name ("float [16][17]" -> 2).
+int rank_of(const char* type_name) {
+  int rank = 0;
+  for (const char* p = type_name; *p != '\0'; ++p) rank += *p == '[';
+  return rank;
+}
+
+bool is_name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+/// The subscript of the access at `column` of `text`, for an array whose checked sub-array has
+/// `rank` bounds: how many subscripts of the same array precede it (its axis), and the array's
+/// name; axis -1 when the text does not tell. g++ points at the subscript's `]`; clang++ at the
+/// start of the array's name, and then the axis is the number of subscripts written after the
+/// name less the checked rank (exact for an access to an element).
+std::pair<int, std::string> subscript_of(const std::string& text, unsigned column, int rank) {
   if (column == 0 || column > text.size()) return {-1, {}};
   std::size_t i = column - 1;
+  if (is_name_char(text[i]) && (i == 0 || !is_name_char(text[i - 1]))) {
+    std::size_t end = i;
+    while (end < text.size() && is_name_char(text[end])) ++end;
+    std::string name = text.substr(i, end - i);
+    // A member array (`p.rows[i][j]`, `q->v[i]`): the name is the member's.
+    for (;;) {
+      std::size_t k = end;
+      while (k < text.size() && std::isspace(static_cast<unsigned char>(text[k]))) ++k;
+      std::size_t after = k < text.size() && text[k] == '.' ? k + 1
+                          : text.compare(k, 2, "->") == 0 ? k + 2 : std::string::npos;
+      if (after == std::string::npos) break;
+      while (after < text.size() && std::isspace(static_cast<unsigned char>(text[after]))) ++after;
+      std::size_t stop = after;
+      while (stop < text.size() && is_name_char(text[stop])) ++stop;
+      if (stop == after) break;
+      name = text.substr(after, stop - after);
+      end = stop;
+    }
+    int subscripts = 0;
+    for (std::size_t k = end;;) {
+      while (k < text.size() && std::isspace(static_cast<unsigned char>(text[k]))) ++k;
+      if (k >= text.size() || text[k] != '[') break;
+      int depth = 0;
+      for (; k < text.size(); ++k) {
+        if (text[k] == '[') ++depth;
+        else if (text[k] == ']' && --depth == 0) break;
+      }
+      if (k == text.size()) break;
+      ++subscripts;
+      ++k;
+    }
+    if (subscripts == 0) return {-1, name};
+    return {subscripts - rank > 0 ? subscripts - rank : 0, name};
+  }
   const auto match_back = [&](std::size_t close) -> std::ptrdiff_t {  // the [ of the ] at close
     int depth = 0;
     for (std::ptrdiff_t k = static_cast<std::ptrdiff_t>(close); k >= 0; --k) {
@@ -136,7 +182,8 @@ void out_of_bounds(const void* data, const void* index_handle, bool abort_on_hos
   f.file = file;
   f.line = d.location.line;
   if (detail::current_thread_ != nullptr) {
-    const auto [axis, name] = subscript_of(source_line(file, d.location.line), d.location.column);
+    const auto [axis, name] =
+        subscript_of(source_line(file, d.location.line), d.location.column, rank_of(d.array_type->name));
     f.axis = axis;
     f.space = name.empty() ? memory_space::local : space_of(name);
     signal_fault fault;

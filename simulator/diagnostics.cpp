@@ -222,13 +222,7 @@ kernel_error shuffle_outside_mask_error(uint3 tid, uint3 ctaid, std::string_view
 cuda_error capture_failed_error(cudaError_t code) { return cuda_error(code, "the launch could not be captured"); }
 
 kernel_error array_bounds_error(uint3 tid, uint3 ctaid, const array_bounds_fault& f) {
-  if (f.axis >= 0)
-    return detail::out_of_bounds_error(tid, ctaid, f.index, f.extent, f.axis, f.space, f.file, f.line);
-  detail::source_location site{f.file, f.line, 0};
-  return fault_error(fault_kind::out_of_bounds, tid, ctaid,
-                     fmt::format("index {} is out of bounds for an axis with size {} ({})", f.index, f.extent,
-                                 space_name(f.space)),
-                     site);
+  return detail::out_of_bounds_error(tid, ctaid, f.index, f.extent, f.axis, f.space, f.file, f.line);
 }
 
 std::string host_array_bounds_message(std::string_view file, unsigned line, unsigned column, std::int64_t index,

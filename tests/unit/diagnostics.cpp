@@ -289,3 +289,24 @@ TEST_CASE("the leak report lists each live allocation with its kind, address and
         "=========     Leaked 256 bytes of device memory (cudaMalloc) at 0x1000, allocation #2 made at leak.cu:13\n"
         "=========     Leaked 64 bytes of pinned host memory (cudaMallocHost) at 0x2000, allocation #5\n");
 }
+
+TEST_CASE("a raw array's bounds fault names its axis and space, or says the axis is not known") {
+  sim::array_bounds_fault f;
+  f.index = 16;
+  f.extent = 16;
+  f.axis = 1;
+  f.space = cusim::memory_space::shared;
+  f.file = "/src/tile.cu";
+  f.line = 21;
+  auto e = sim::array_bounds_error({15, 3, 0}, {0, 0, 0}, f);
+  CHECK(std::string(e.what()) ==
+        "tid=[15, 3, 0] ctaid=[0, 0, 0]: index 16 is out of bounds for axis 1 with size 16 (shared array, tile.cu:21)");
+  CHECK(e.kind() == fault_kind::out_of_bounds);
+  CHECK(e.code() == cudaErrorIllegalAddress);
+  f.axis = -1;
+  f.space = cusim::memory_space::local;
+  CHECK(std::string(sim::array_bounds_error({0, 0, 0}, {1, 0, 0}, f).what()) ==
+        "tid=[0, 0, 0] ctaid=[1, 0, 0]: index 16 is out of bounds for an axis with size 16 (local array, tile.cu:21)");
+  CHECK(sim::host_array_bounds_message("a.cu", 7, 9, -1, "'int [3]'") ==
+        "a.cu:7:9: runtime error: index -1 out of bounds for type 'int [3]'\n");
+}

@@ -38,7 +38,8 @@ inline std::string_view space_name(memory_space space) {
   return "array";
 }
 
-/// The kernel_error of a checked array indexed outside its extent.
+/// The kernel_error of a checked array indexed outside its extent (axis -1: not known, for a raw
+/// array whose source line could not be read).
 inline kernel_error out_of_bounds_error(uint3 tid, uint3 ctaid, std::int64_t index, std::int64_t extent, int axis,
                                         memory_space space, const char* file, unsigned line) {
   kernel_error::details d;
@@ -52,8 +53,9 @@ inline kernel_error out_of_bounds_error(uint3 tid, uint3 ctaid, std::int64_t ind
   d.axis = axis;
   d.space = space;
   const std::string where = format_site(file, line);
-  std::string msg = format_tag(tid, ctaid) + ": index " + std::to_string(index) + " is out of bounds for axis " +
-                    std::to_string(axis) + " with size " + std::to_string(extent) + " (" +
+  std::string msg = format_tag(tid, ctaid) + ": index " + std::to_string(index) + " is out of bounds for " +
+                    (axis >= 0 ? "axis " + std::to_string(axis) : std::string("an axis")) + " with size " +
+                    std::to_string(extent) + " (" +
                     std::string(space_name(space)) + (where.empty() ? "" : ", ") + where + ')';
   return kernel_error(msg, std::move(d));
 }
