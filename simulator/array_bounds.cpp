@@ -87,6 +87,32 @@ int rank_of(const char* type_name) {
 
 bool is_name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
+/// The first index from `i` on that is not a space.
+std::size_t skip_spaces(const std::string& text, std::size_t i) {
+  while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+  return i;
+}
+
+/// The `]` closing the `[` at `open`, or npos.
+std::size_t closing_bracket(const std::string& text, std::size_t open) {
+  int depth = 0;
+  for (std::size_t k = open; k < text.size(); ++k) {
+    if (text[k] == '[') ++depth;
+    else if (text[k] == ']' && --depth == 0) return k;
+  }
+  return std::string::npos;
+}
+
+/// The `[` opened by the `]` at `close`, or -1.
+std::ptrdiff_t opening_bracket(const std::string& text, std::size_t close) {
+  int depth = 0;
+  for (auto k = static_cast<std::ptrdiff_t>(close); k >= 0; --k) {
+    if (text[k] == ']') ++depth;
+    else if (text[k] == '[' && --depth == 0) return k;
+  }
+  return -1;
+}
+
 /// The subscript of the access at `column` of `text`, for an array whose checked sub-array has
 /// `rank` bounds: how many subscripts of the same array precede it (its axis), and the array's
 /// name; axis -1 when the text does not tell. g++ points at the subscript's `]`; clang++ at the
@@ -101,12 +127,11 @@ std::pair<int, std::string> subscript_of(const std::string& text, unsigned colum
     std::string name = text.substr(i, end - i);
     // A member array (`p.rows[i][j]`, `q->v[i]`): the name is the member's.
     for (;;) {
-      std::size_t k = end;
-      while (k < text.size() && std::isspace(static_cast<unsigned char>(text[k]))) ++k;
+      const std::size_t k = skip_spaces(text, end);
       std::size_t after = k < text.size() && text[k] == '.' ? k + 1
                           : text.compare(k, 2, "->") == 0 ? k + 2 : std::string::npos;
       if (after == std::string::npos) break;
-      while (after < text.size() && std::isspace(static_cast<unsigned char>(text[after]))) ++after;
+      after = skip_spaces(text, after);
       std::size_t stop = after;
       while (stop < text.size() && is_name_char(text[stop])) ++stop;
       if (stop == after) break;
@@ -114,53 +139,30 @@ std::pair<int, std::string> subscript_of(const std::string& text, unsigned colum
       end = stop;
     }
     int subscripts = 0;
-    for (std::size_t k = end;;) {
-      while (k < text.size() && std::isspace(static_cast<unsigned char>(text[k]))) ++k;
-      if (k >= text.size() || text[k] != '[') break;
-      int depth = 0;
-      for (; k < text.size(); ++k) {
-        if (text[k] == '[') ++depth;
-        else if (text[k] == ']' && --depth == 0) break;
-      }
-      if (k == text.size()) break;
+    for (std::size_t k = skip_spaces(text, end); k < text.size() && text[k] == '['; k = skip_spaces(text, k + 1)) {
+      k = closing_bracket(text, k);
+      if (k == std::string::npos) break;
       ++subscripts;
-      ++k;
     }
     if (subscripts == 0) return {-1, name};
     return {subscripts - rank > 0 ? subscripts - rank : 0, name};
   }
-  const auto match_back = [&](std::size_t close) -> std::ptrdiff_t {  // the [ of the ] at close
-    int depth = 0;
-    for (std::ptrdiff_t k = static_cast<std::ptrdiff_t>(close); k >= 0; --k) {
-      if (text[k] == ']') ++depth;
-      else if (text[k] == '[' && --depth == 0) return k;
-    }
-    return -1;
-  };
-  if (text[i] == '[') {  // a compiler that points at the opening bracket: find its ]
-    int depth = 0;
-    std::size_t k = i;
-    for (; k < text.size(); ++k) {
-      if (text[k] == '[') ++depth;
-      else if (text[k] == ']' && --depth == 0) break;
-    }
-    if (k == text.size()) return {-1, {}};
-    i = k;
+  if (text[i] == '[') {  // a compiler that points at the opening bracket: take its ]
+    i = closing_bracket(text, i);
+    if (i == std::string::npos) return {-1, {}};
   }
   if (text[i] != ']') return {-1, {}};
-  std::ptrdiff_t open = match_back(i);
-  int axis = 0;
-  for (;;) {
+  std::ptrdiff_t open = opening_bracket(text, i);
+  for (int axis = 0;; ++axis) {
     if (open < 0) return {-1, {}};
     std::ptrdiff_t j = open - 1;
     while (j >= 0 && std::isspace(static_cast<unsigned char>(text[j]))) --j;
     if (j >= 0 && text[j] == ']') {
-      ++axis;
-      open = match_back(static_cast<std::size_t>(j));
+      open = opening_bracket(text, static_cast<std::size_t>(j));
       continue;
     }
-    std::ptrdiff_t end = j;
-    while (j >= 0 && (std::isalnum(static_cast<unsigned char>(text[j])) || text[j] == '_')) --j;
+    const std::ptrdiff_t end = j;
+    while (j >= 0 && is_name_char(text[j])) --j;
     if (end == j) return {-1, {}};  // not a name: a call's result, a cast
     return {axis, text.substr(static_cast<std::size_t>(j + 1), static_cast<std::size_t>(end - j))};
   }

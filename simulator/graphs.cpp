@@ -192,7 +192,10 @@ graph_allocation::graph_allocation(std::size_t bytes) : bytes_(bytes) {
   }
 }
 
-bool graph_allocation::is_node_address(const void* p) {
+bool graph_allocation::freeable_in_order(const void* p) {
+  if (p == nullptr) return false;
+  const auto a = find_allocation(p);
+  if (a && a->base == p && a->kind == allocation_kind::device) return true;
   std::lock_guard lock(node_addresses_mutex);
   return node_addresses.count(p) != 0;
 }
@@ -487,10 +490,7 @@ cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t* node, cudaGraph_t graph, c
 cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
                                     std::size_t count, void* ptr) {
   return add_checked(node, graph, dependencies, count, [&](node_work& work) {
-    const auto a = find_allocation(ptr);
-    if (ptr == nullptr || ((!a || a->base != ptr || a->kind != allocation_kind::device) &&
-                           !graph_allocation::is_node_address(ptr)))
-      return cudaErrorInvalidValue;
+    if (!graph_allocation::freeable_in_order(ptr)) return cudaErrorInvalidValue;
     work = free_work{ptr};
     return cudaSuccess;
   });

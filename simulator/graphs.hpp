@@ -27,9 +27,10 @@ class graph_allocation {
   void* ptr() const noexcept { return ptr_; }
   /// The node's run: live again if a free node, cudaFree or cudaFreeAsync freed it.
   void map() const;
-  /// Whether `p` is the address of a graph allocation node: like CUDA's, fixed for the node's
-  /// life, so that a stream-ordered free may name it before the launch that maps it has run.
-  static bool is_node_address(const void* p);
+  /// Whether `p` is what cudaFreeAsync and a free node may free: the start of a live device
+  /// allocation, or the address of a graph allocation node. That address is fixed for the node's
+  /// life, as in CUDA, so a stream-ordered free may name it before the launch that maps it has run.
+  static bool freeable_in_order(const void* p);
 
  private:
   void* ptr_ = nullptr;

@@ -108,11 +108,7 @@ cudaError_t cudaMallocFromPoolAsync(void** ptr, std::size_t bytes, cudaMemPool_t
 
 cudaError_t cudaFreeAsync(void* ptr, cudaStream_t stream) {
   if (!stream_is_valid(stream)) return fail(cudaErrorInvalidResourceHandle);
-  const auto a = find_allocation(ptr);
-  // A graph's allocation is named before the launch that maps it has reached its stream.
-  if (ptr == nullptr || ((!a || a->base != ptr || a->kind != allocation_kind::device) &&
-                         !graph_allocation::is_node_address(ptr)))
-    return fail(cudaErrorInvalidValue);
+  if (!graph_allocation::freeable_in_order(ptr)) return fail(cudaErrorInvalidValue);
   if (stream != nullptr && cusim::detail::stream_is_capturing(stream)) {
     if (cudaError_t e = capture_work(stream, free_work{ptr}); e != cudaSuccess) return fail(e);
     return cudaSuccess;

@@ -39,6 +39,16 @@ void CUDART_CB tally(void* data) {
 cudaKernelNodeParams kernel_params(const void* kernel, dim3 grid, dim3 block, void** args) {
   return cudaKernelNodeParams{const_cast<void*>(kernel), grid, block, 0, args, nullptr};
 }
+/// The parameters of a memory allocation node of `bytes` on device 0.
+cudaMemAllocNodeParams device_allocation(std::size_t bytes) {
+  cudaMemAllocNodeParams alloc{};
+  alloc.poolProps.allocType = cudaMemAllocationTypePinned;
+  alloc.poolProps.location.type = cudaMemLocationTypeDevice;
+  alloc.poolProps.location.id = 0;
+  alloc.bytesize = bytes;
+  return alloc;
+}
+
 }  // namespace
 
 TEST_CASE("a graph built by hand runs its kernel, copy and host nodes in order at every launch") {
@@ -248,11 +258,7 @@ TEST_CASE("memory nodes give the same address at every launch and free it again"
   constexpr int n = 32;
   cudaGraph_t graph;
   REQUIRE(cudaGraphCreate(&graph, 0) == cudaSuccess);
-  cudaMemAllocNodeParams alloc{};
-  alloc.poolProps.allocType = cudaMemAllocationTypePinned;
-  alloc.poolProps.location.type = cudaMemLocationTypeDevice;
-  alloc.poolProps.location.id = 0;
-  alloc.bytesize = n * sizeof(int);
+  cudaMemAllocNodeParams alloc = device_allocation(n * sizeof(int));
   cudaGraphNode_t alloc_node, set_node, copy_node, free_node;
   REQUIRE(cudaGraphAddMemAllocNode(&alloc_node, graph, nullptr, 0, &alloc) == cudaSuccess);
   REQUIRE(alloc.dptr != nullptr);
@@ -468,11 +474,7 @@ TEST_CASE("a graph's allocation may be freed with cudaFreeAsync right after the 
   REQUIRE(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) == cudaSuccess);
   cudaGraph_t graph;
   REQUIRE(cudaGraphCreate(&graph, 0) == cudaSuccess);
-  cudaMemAllocNodeParams alloc{};
-  alloc.poolProps.allocType = cudaMemAllocationTypePinned;
-  alloc.poolProps.location.type = cudaMemLocationTypeDevice;
-  alloc.poolProps.location.id = 0;
-  alloc.bytesize = n * sizeof(int);
+  cudaMemAllocNodeParams alloc = device_allocation(n * sizeof(int));
   cudaGraphNode_t alloc_node, set_node;
   REQUIRE(cudaGraphAddMemAllocNode(&alloc_node, graph, nullptr, 0, &alloc) == cudaSuccess);
   const cudaMemsetParams set{alloc.dptr, 0, 7u, 4, n, 1};

@@ -204,13 +204,20 @@ def registration(name, n, line):
             f"::cusim::detail::register_kernel_probe([](auto cusim_t_) -> decltype({probe}) {{ return {probe}; }});")
 
 
+def array_name_registration(variable, name, space):
+    """A static `variable` whose initialisation tells the runtime that arrays named `name` live
+    in memory space `space` (shared, constant, global), for the bounds faults' reports."""
+    return (f"[[maybe_unused]] static const bool {variable} = "
+            f"::cusim::detail::name_array(\"{name}\", ::cusim::memory_space::{space});")
+
+
 class _Rewriter:
     def __init__(self, tokens, path):
         self.t = tokens
         self.path = path
         self.out = [tok.text for tok in tokens]  # replacement text per token
         self.keys = 0
-        self.kernels = 0
+        self.registrations = 0  # kernels and arrays registered so far (their variables' names)
 
     # -- navigation over significant tokens
     def next_sig(self, i):
@@ -515,8 +522,7 @@ class _Rewriter:
             pieces.append(f"static constexpr char {key} = 0; auto& {name} = ::cusim::detail::shared_variable<{targs}>("
                           f"&{key}, ::cusim::detail::source_location::current());")
             if dims:  # a bounds fault on it names shared memory (array_bounds.cpp)
-                pieces.append(f"[[maybe_unused]] static const bool {key}_named = "
-                              f"::cusim::detail::name_array(\"{name}\", ::cusim::memory_space::shared);")
+                pieces.append(array_name_registration(f"{key}_named", name, "shared"))
         self.replace_span(start, end, " ".join(pieces))
         return end
 
@@ -665,11 +671,11 @@ class _Rewriter:
             i += 1
         return "".join(self.out)
 
-    def register_kernel(self, i):
-        """i is the { of a function body outside any function: if the function is a __global__
-        one that is not a template, a registration follows its closing } on the same line."""
+    def declaration_start(self, i):
+        """The first token of the declaration whose body opens with the { at i (after the previous
+        ;, {, } or directive; groups in parentheses or brackets skipped whole), or -1."""
         j = self.prev_sig(i)
-        start = j
+        start = i
         while j >= 0:
             tok = self.t[j]
             if tok.kind == "pp" or (tok.kind == "punct" and tok.text in (";", "{", "}")):
@@ -677,9 +683,17 @@ class _Rewriter:
             if tok.kind == "punct" and tok.text in (")", "]"):
                 j = self.match_backward(j)
                 if j < 0:
-                    return
+                    return -1
             start = j
             j = self.prev_sig(j)
+        return start
+
+    def register_kernel(self, i):
+        """i is the { of a function body outside any function: if the function is a __global__
+        one that is not a template, a registration follows its closing } on the same line."""
+        start = self.declaration_start(i)
+        if start < 0:
+            return
         words = [self.t[k] for k in range(start, i) if self.t[k].kind not in _TRIVIA]
         if not any(w.kind == "id" and w.text == "__global__" for w in words):
             return
@@ -709,19 +723,16 @@ class _Rewriter:
         close = self.match_forward(i)
         if close < 0:
             return
-        self.kernels += 1
-        self.out[close] += " " + registration(name, self.kernels, self.t[i].line)
+        self.registrations += 1
+        self.out[close] += " " + registration(name, self.registrations, self.t[i].line)
 
     def opens_namespace(self, i):
         """Whether the { at i opens a namespace or an extern "C" block."""
         j = self.prev_sig(i)
         if j >= 0 and self.t[j].kind == "str" and self.prev_sig(j) >= 0 and self.t[self.prev_sig(j)].text == "extern":
             return True
-        while j >= 0 and not (self.t[j].kind == "pp" or (self.t[j].kind == "punct" and self.t[j].text in (";", "{", "}"))):
-            if self.t[j].kind == "id" and self.t[j].text == "namespace":
-                return True
-            j = self.prev_sig(j)
-        return False
+        start = self.declaration_start(i)
+        return start >= 0 and any(self.t[k].kind == "id" and self.t[k].text == "namespace" for k in range(start, i))
 
     def name_global_arrays(self, i, space):
         """i is a __constant__ or __device__ at namespace scope: when it declares arrays, their
@@ -732,7 +743,7 @@ class _Rewriter:
         while j < len(self.t):
             tok = self.t[j]
             if tok.kind == "punct" and tok.text in ("(", "{"):
-                return i  # a function, or an initializer: names seen so far stand
+                return i  # a function, or a brace-initialised variable: nothing registered
             if tok.kind == "punct" and tok.text == ";":
                 break
             if tok.kind == "punct" and tok.text == "=":
@@ -752,9 +763,8 @@ class _Rewriter:
             j += 1
         if j >= len(self.t) or not names:
             return i
-        self.kernels += 1
-        self.out[j] += "".join(f" [[maybe_unused]] static const bool cusim_array_named_{self.kernels}_{k}_ = "
-                               f"::cusim::detail::name_array(\"{name}\", ::cusim::memory_space::{space});"
+        self.registrations += 1
+        self.out[j] += "".join(" " + array_name_registration(f"cusim_array_named_{self.registrations}_{k}_", name, space)
                                for k, name in enumerate(names))
         return j
 
