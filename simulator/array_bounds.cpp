@@ -8,6 +8,7 @@
 // registers (__shared__, __constant__ and __device__ arrays; any other is a local array).
 #include "diagnostics.hpp"
 #include "fault_signals.hpp"
+#include "symbolizer.hpp"
 
 #include <cusim/backend/sim/device_runtime.hpp>
 
@@ -69,9 +70,16 @@ std::int64_t extent_of(const char* type_name) {
   return open != nullptr ? std::strtoll(open + 1, nullptr, 10) : 0;
 }
 
-/// Line `line` of `file`, or empty.
-std::string source_line(const char* file, unsigned line) {
+/// Line `line` of `file`, or empty. A relative name is the compiler's, from the directory it ran
+/// in: the line tables name the file in full (`pc`: an address in the faulting code).
+std::string source_line(const char* file, unsigned line, std::uintptr_t pc) {
   std::ifstream in(file);
+  if (!in && file[0] != '/') {
+    const code_place p = program_place_of(pc);
+    const std::size_t n = std::strlen(file);
+    if (p.file.size() > n && p.file.compare(p.file.size() - n, n, file) == 0 && p.file[p.file.size() - n - 1] == '/')
+      in.open(p.file);
+  }
   std::string text;
   for (unsigned n = 1; n <= line && std::getline(in, text); ++n)
     if (n == line) return text;
@@ -174,7 +182,7 @@ memory_space space_of(const std::string& name) {
   return it != array_names().end() ? it->second : memory_space::local;
 }
 
-void out_of_bounds(const void* data, const void* index_handle, bool abort_on_host) {
+void out_of_bounds(const void* data, const void* index_handle, bool abort_on_host, std::uintptr_t pc) {
   const auto& d = *static_cast<const ubsan_out_of_bounds*>(data);
   const std::int64_t index = index_value(*d.index_type, index_handle);
   const char* file = d.location.file != nullptr ? d.location.file : "";
@@ -185,7 +193,7 @@ void out_of_bounds(const void* data, const void* index_handle, bool abort_on_hos
   f.line = d.location.line;
   if (detail::current_thread_ != nullptr) {
     const auto [axis, name] =
-        subscript_of(source_line(file, d.location.line), d.location.column, rank_of(d.array_type->name));
+        subscript_of(source_line(file, d.location.line, pc), d.location.column, rank_of(d.array_type->name));
     f.axis = axis;
     f.space = name.empty() ? memory_space::local : space_of(name);
     signal_fault fault;
@@ -217,9 +225,9 @@ bool name_array(const char* name, memory_space space) noexcept {
 // cusim under UBSan itself, whose runtime defines them.
 #if !CUSIM_UBSAN_RUNTIME
 extern "C" void __ubsan_handle_out_of_bounds(void* data, void* index) {
-  cusim::sim::out_of_bounds(data, index, false);
+  cusim::sim::out_of_bounds(data, index, false, reinterpret_cast<std::uintptr_t>(__builtin_return_address(0)) - 1);
 }
 extern "C" void __ubsan_handle_out_of_bounds_abort(void* data, void* index) {
-  cusim::sim::out_of_bounds(data, index, true);
+  cusim::sim::out_of_bounds(data, index, true, reinterpret_cast<std::uintptr_t>(__builtin_return_address(0)) - 1);
 }
 #endif

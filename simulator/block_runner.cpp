@@ -373,6 +373,10 @@ void block_runner::report_abandoned() noexcept {
     fault(std::make_exception_ptr(array_bounds_error(t.thread_idx, t.block->block_idx, f.bounds)));
     return;
   }
+  if (f.raw_access) {
+    fault(std::make_exception_ptr(raw_access_error(t.thread_idx, t.block->block_idx, f.access)));
+    return;
+  }
   fault(std::make_exception_ptr(signal_fault_error(t.thread_idx, t.block->block_idx, f,
                                                    f.stack_overflow ? code_place{} : place_of(f.pc),
                                                    stacks_.stack_bytes())));
@@ -558,9 +562,9 @@ void block_runner::flush_accesses(thread_record& self) {
 }
 
 void block_runner::note_access(thread_record& self, void* p, std::size_t bytes, memory_space space,
-                               const detail::source_location& site) {
+                               const detail::source_location& site, bool store) {
   if (block_->shuffle && random_below(2) == 0) shuffle_point(self);  // before the access
-  if (block_->checker) block_->checker->access(self, *block_, p, bytes, space, site);
+  if (block_->checker) block_->checker->access(self, *block_, p, bytes, space, site, store);
 }
 
 // splitmix64 over the block's state: the same sequence for a seed and block on any worker.
@@ -798,10 +802,10 @@ void poll_yield() {
 
 std::atomic<bool> record_accesses{false};
 
-void note_access(void* p, std::size_t bytes, memory_space space, source_location site) {
+void note_access(void* p, std::size_t bytes, memory_space space, source_location site, bool store) {
   if (current_thread_ == nullptr) return;  // a view indexed in host code
   sim::thread_record& t = *static_cast<sim::thread_record*>(current_thread_);
-  sim::runner_of(t).note_access(t, p, bytes, space, site);
+  sim::runner_of(t).note_access(t, p, bytes, space, site, store);
 }
 
 void note_atomic_access(const void* p) {

@@ -69,7 +69,7 @@ class block_runner : public debug_worker {
   }
   /// An element access of a checked array (CUSIM_CHECK=race/init, CUSIM_SCHEDULE=random).
   void note_access(thread_record& self, void* p, std::size_t bytes, memory_space space,
-                   const detail::source_location& site);
+                   const detail::source_location& site, bool store);
 
  private:
   struct abort_block {};  // unwinds parked threads after a fault in their block

@@ -34,6 +34,7 @@ struct pending_access {
   std::uint32_t bytes;
   memory_space space;
   bool atomic;
+  bool store;  ///< the instrumentation says it writes (raw accesses of unmodified code)
   detail::source_location site;
   std::uint64_t before[2];
 };

@@ -230,6 +230,58 @@ std::string host_array_bounds_message(std::string_view file, unsigned line, unsi
   return fmt::format("{}:{}:{}: runtime error: index {} out of bounds for type {}\n", file, line, column, index, type);
 }
 
+namespace {
+/// "x.cu:31", or the function and offset without line information, or "" when unknown; `pc` a
+/// return address (the call before it is named).
+std::string caller_place(std::uintptr_t pc) {
+  if (pc == 0) return {};
+  const code_place p = program_place_of(pc - 1);
+  if (!p.file.empty()) return format_line(p.file.c_str(), p.line);
+  return p.function.empty() ? std::string{} : fmt::format("{}+{:#x}", p.function, p.offset);
+}
+
+/// "invalid global read of 4 bytes at 0x...: 0 bytes past the end of a 400-byte allocation of
+/// device memory (cudaMalloc) at 0x..., allocated at x.cu:31".
+std::string raw_access_text(const raw_access_fault& f, const char* space) {
+  const address_owner& o = f.owner;
+  std::string what = fmt::format("invalid {} {} of {} at {:#x}: ", space, f.write ? "write" : "read",
+                                 plural(f.bytes, "byte"), f.address);
+  using relation = address_owner::relation;
+  const std::string allocation = fmt::format("a {}-byte allocation of {} at {:#x}", o.bytes, allocation_kind_name(o.kind), o.base);
+  switch (o.where) {
+    case relation::past_end: what += fmt::format("{} past the end of {}", plural(o.distance, "byte"), allocation); break;
+    case relation::before_start: what += fmt::format("{} before the start of {}", plural(o.distance, "byte"), allocation); break;
+    case relation::inside_freed:
+      what += fmt::format("{} into {}", plural(f.address - o.base, "byte"), allocation);
+      break;
+    case relation::none: return what + "in no allocation (a wild raw pointer)";
+  }
+  std::string allocated = o.site.file != nullptr && o.site.file[0] != '\0' ? format_site(o.site) : caller_place(o.alloc_caller);
+  if (o.freed) {
+    const std::string freed = caller_place(o.free_caller);
+    what += freed.empty() ? ", already freed" : fmt::format(", freed at {}", freed);
+    if (!allocated.empty()) what += fmt::format(" (allocated at {})", allocated);
+  } else if (!allocated.empty()) {
+    what += fmt::format(", allocated at {}", allocated);
+  }
+  return what;
+}
+}  // namespace
+
+kernel_error raw_access_error(uint3 tid, uint3 ctaid, const raw_access_fault& f) {
+  const code_place at = program_place_of(f.pc - 1);
+  std::string what = raw_access_text(f, "global");
+  if (at.file.empty())
+    what += at.function.empty() ? fmt::format(" (at pc {:#x}; build with -g for its source line)", f.pc)
+                                : fmt::format(" (in {}+{:#x}; build with -g for its source line)", at.function, at.offset);
+  return fault_error(fault_kind::illegal_address, tid, ctaid, what, detail::source_location{at.file.c_str(), at.line, 0});
+}
+
+std::string host_raw_access_message(const raw_access_fault& f) {
+  const std::string at = caller_place(f.pc);
+  return fmt::format("cusim: {}{}{}\n", raw_access_text(f, "host"), at.empty() ? "" : " in host code at ", at);
+}
+
 kernel_error shuffle_reads_absent_lane_error(uint3 tid, uint3 ctaid, std::string_view collective, unsigned lane,
                                              unsigned source, std::size_t block_threads,
                                              const detail::source_location& site) {

@@ -95,6 +95,11 @@ kernel_error array_bounds_error(uint3 tid, uint3 ctaid, const array_bounds_fault
 /// The same in host code (an unmodified program's main): UBSan's wording, file:line:column first.
 std::string host_array_bounds_message(std::string_view file, unsigned line, unsigned column, std::int64_t index,
                                       std::string_view type);
+/// A raw pointer access that missed every allocation, found by the address instrumentation: what
+/// was accessed, and the allocation nearest to it (its size, where it was allocated and freed).
+kernel_error raw_access_error(uint3 tid, uint3 ctaid, const raw_access_fault& f);
+/// The same in host code, untagged, for stderr.
+std::string host_raw_access_message(const raw_access_fault& f);
 /// A shuffle in `lane` whose source lane `source` does not exist in a block of `block_threads`
 /// threads (the last warp of the block is partial): the value would be undefined on a GPU.
 kernel_error shuffle_reads_absent_lane_error(uint3 tid, uint3 ctaid, std::string_view collective, unsigned lane,

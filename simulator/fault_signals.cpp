@@ -54,7 +54,7 @@ void on_fault(int sig, siginfo_t* info, void* context) {
       // handler with all signals blocked, and the next fault would then kill the process.
       sigprocmask(SIG_SETMASK, &static_cast<ucontext_t*>(context)->uc_sigmask, nullptr);
       abandon_kernel_thread.load(std::memory_order_relaxed)(
-          *t, signal_fault{sig, info->si_code, info->si_addr, pc, write, overflow, false, {}});  // no return
+          *t, signal_fault{sig, info->si_code, info->si_addr, pc, write, overflow, false, {}, false, {}});  // no return
     }
   }
   sigaction(sig, &previous[slot_of(sig)], nullptr);  // the faulting instruction repeats and takes it

@@ -2,6 +2,7 @@
 // Allocation registry behind cudaMalloc & co., and CUSIM_CHECK=leaks at exit.
 #include "memory.hpp"
 
+#include "address_space.hpp"
 #include "diagnostics.hpp"
 #include "settings.hpp"
 
@@ -24,11 +25,24 @@ struct allocation {
   std::unique_ptr<device_shadow> shadow;
   unsigned flags = 0;
   bool owned = true;  // freed on release; adopted memory is only forgotten
+  std::uintptr_t caller = 0;  // the allocating call's return address
 };
+/// An allocation of the arena after it was freed (its addresses are never reused).
+struct freed_allocation {
+  std::size_t bytes;
+  allocation_kind kind;
+  detail::source_location site;
+  std::uintptr_t caller, free_caller;
+};
+constexpr std::size_t freed_kept = 1 << 16;  // the most recent frees described in reports
 std::mutex mutex;
 std::map<std::uintptr_t, allocation>& registry() {
   static auto* r = new std::map<std::uintptr_t, allocation>;  // outlives static destructors
   return *r;
+}
+std::map<std::uintptr_t, freed_allocation>& freed() {
+  static auto* f = new std::map<std::uintptr_t, freed_allocation>;
+  return *f;
 }
 std::size_t device_in_use = 0;
 std::uint64_t allocations = 0;
@@ -38,7 +52,9 @@ std::uint64_t allocations = 0;
 /// one uninitialised value into the other still changes it).
 constexpr int init_poison = 0x5a;
 
-const char* kind_name(allocation_kind kind) {
+}  // namespace
+
+const char* allocation_kind_name(allocation_kind kind) {
   switch (kind) {
     case allocation_kind::device: return "device memory (cudaMalloc)";
     case allocation_kind::managed: return "managed memory (cudaMallocManaged)";
@@ -49,6 +65,8 @@ const char* kind_name(allocation_kind kind) {
   return "memory";
 }
 
+namespace {
+
 bool is_host(allocation_kind kind) { return kind == allocation_kind::host || kind == allocation_kind::registered_host; }
 
 /// CUSIM_CHECK=leaks: at exit, every allocation still live, in allocation order.
@@ -58,7 +76,7 @@ struct leak_report {
     std::lock_guard lock(mutex);
     std::vector<leaked_allocation> live;
     for (const auto& [addr, a] : registry())
-      if (a.kind != allocation_kind::symbol) live.push_back({addr, a.bytes, kind_name(a.kind), a.serial, a.site});
+      if (a.kind != allocation_kind::symbol) live.push_back({addr, a.bytes, allocation_kind_name(a.kind), a.serial, a.site});
     if (live.empty()) return;
     std::sort(live.begin(), live.end(), [](const auto& x, const auto& y) { return x.serial < y.serial; });
     std::fputs(leak_check_report(live).c_str(), stderr);
@@ -87,12 +105,15 @@ allocation record_of(void* p, std::size_t bytes, allocation_kind kind, const det
 allocation* holding(std::uintptr_t addr, std::size_t bytes);
 }  // namespace
 
-void* allocate(std::size_t bytes, allocation_kind kind, const detail::source_location& site, unsigned flags) {
+void* allocate(std::size_t bytes, allocation_kind kind, const detail::source_location& site, unsigned flags,
+               std::uintptr_t caller) {
   static leak_report report;  // destroyed at exit, after the allocations that outlive main
-  constexpr std::size_t alignment = 256;  // cudaMalloc's guarantee
-  void* p = std::aligned_alloc(alignment, (bytes + alignment - 1) / alignment * alignment);
+  constexpr std::size_t alignment = 256;  // cudaMalloc's guarantee (the arena's are page-aligned)
+  void* p = arena_allocate(bytes);
+  if (p == nullptr) p = std::aligned_alloc(alignment, (bytes + alignment - 1) / alignment * alignment);
   if (p == nullptr) return nullptr;
   allocation a = record_of(p, bytes, kind, site, flags);
+  a.caller = caller;
   std::lock_guard lock(mutex);
   a.serial = ++allocations;
   registry()[reinterpret_cast<std::uintptr_t>(p)] = std::move(a);
@@ -145,8 +166,9 @@ std::optional<allocation_info> find_allocation(const void* p) {
   return allocation_info{reinterpret_cast<void*>(it->first), a->bytes, a->kind, a->flags};
 }
 
-bool release(void* p, bool accept_device, bool accept_host) {
+bool release(void* p, bool accept_device, bool accept_host, std::uintptr_t caller) {
   bool owned = true;
+  std::size_t bytes = 0;
   {
     std::lock_guard lock(mutex);
     auto it = registry().find(reinterpret_cast<std::uintptr_t>(p));
@@ -156,9 +178,17 @@ bool release(void* p, bool accept_device, bool accept_host) {
     if (host ? !accept_host : !accept_device) return false;
     if (!host) device_in_use -= it->second.bytes;
     owned = it->second.owned;
+    bytes = it->second.bytes;
+    if (owned && in_arena(p)) {
+      const allocation& a = it->second;
+      if (freed().size() == freed_kept) freed().erase(freed().begin());  // the oldest: addresses only grow
+      freed()[it->first] = {a.bytes, a.kind, a.site, a.caller, caller};
+    }
     registry().erase(it);
   }
-  if (owned) std::free(p);
+  if (!owned) return true;
+  if (in_arena(p)) arena_release(p, bytes);
+  else std::free(p);
   return true;
 }
 
@@ -180,6 +210,51 @@ bool is_device_range(const void* p, std::size_t bytes) {
 std::size_t device_bytes_in_use() {
   std::lock_guard lock(mutex);
   return device_in_use;
+}
+
+address_owner owner_near(std::uintptr_t addr) {
+  std::lock_guard lock(mutex);
+  address_owner best;
+  bool have = false;
+  auto consider = [&](std::uintptr_t base, std::size_t bytes, allocation_kind kind, const detail::source_location& site,
+                      std::uintptr_t caller, const freed_allocation* f) {
+    if (!in_arena(reinterpret_cast<void*>(base))) return;
+    address_owner o;
+    if (addr < base) {
+      o.where = address_owner::relation::before_start;
+      o.distance = base - addr;
+    } else if (addr >= base + bytes) {
+      o.where = address_owner::relation::past_end;
+      o.distance = addr - (base + bytes);
+    } else {
+      o.where = f != nullptr ? address_owner::relation::inside_freed : address_owner::relation::none;
+    }
+    if (have && best.distance <= o.distance) return;
+    have = true;
+    o.base = base;
+    o.bytes = bytes;
+    o.kind = kind;
+    o.site = site;
+    o.alloc_caller = caller;
+    o.freed = f != nullptr;
+    o.free_caller = f != nullptr ? f->free_caller : 0;
+    best = o;
+  };
+  // The allocations just below and just above, live and freed: the nearest wins (one holding the
+  // address has distance 0).
+  auto live = registry().upper_bound(addr);
+  if (live != registry().end()) consider(live->first, live->second.bytes, live->second.kind, live->second.site, live->second.caller, nullptr);
+  if (live != registry().begin()) {
+    --live;
+    consider(live->first, live->second.bytes, live->second.kind, live->second.site, live->second.caller, nullptr);
+  }
+  auto dead = freed().upper_bound(addr);
+  if (dead != freed().end()) consider(dead->first, dead->second.bytes, dead->second.kind, dead->second.site, dead->second.caller, &dead->second);
+  if (dead != freed().begin()) {
+    --dead;
+    consider(dead->first, dead->second.bytes, dead->second.kind, dead->second.site, dead->second.caller, &dead->second);
+  }
+  return best;
 }
 
 device_shadow* find_shadow(const void* p) {

@@ -30,9 +30,10 @@ struct device_shadow {
   std::unique_ptr<race_granule[], void (*)(race_granule*)> race{nullptr, nullptr};
 };
 
-/// `flags`: what cudaHostAlloc was asked for (cudaHostGetFlags reports them).
+/// `flags`: what cudaHostAlloc was asked for (cudaHostGetFlags reports them). `caller`: the
+/// return address into the program of the API call, where `site` is not known.
 void* allocate(std::size_t bytes, allocation_kind kind, const detail::source_location& site = {},
-               unsigned flags = 0);
+               unsigned flags = 0, std::uintptr_t caller = 0);
 /// Registers memory the simulator did not allocate (cudaHostRegister, a graph's allocations):
 /// released, it is forgotten but not freed. False if it overlaps a live allocation.
 bool adopt(void* p, std::size_t bytes, allocation_kind kind, unsigned flags = 0);
@@ -40,8 +41,9 @@ bool adopt(void* p, std::size_t bytes, allocation_kind kind, unsigned flags = 0)
 /// there is none (the caller still owns the memory).
 bool take_ownership(void* p);
 /// Frees `p` if it is the start of a live allocation of one of the accepted kinds (host: pinned
-/// host memory; registered host memory is released only by release_registered).
-bool release(void* p, bool accept_device, bool accept_host);
+/// host memory; registered host memory is released only by release_registered). `caller`: the
+/// return address into the program of the call that frees it.
+bool release(void* p, bool accept_device, bool accept_host, std::uintptr_t caller = 0);
 /// Forgets the host memory registered at `p` (cudaHostUnregister); false if none is.
 bool release_registered(void* p);
 
@@ -58,6 +60,24 @@ std::optional<allocation_info> find_allocation(const void* p);
 bool is_device_range(const void* p, std::size_t bytes);
 /// Bytes currently allocated as device or managed memory.
 std::size_t device_bytes_in_use();
+/// What a raw pointer that missed every allocation points near (the arena's allocations only).
+struct address_owner {
+  enum class relation : std::uint8_t { none, past_end, before_start, inside_freed };
+  relation where = relation::none;
+  std::size_t distance = 0;  ///< past_end, before_start: bytes from the allocation's end or start
+  std::uintptr_t base = 0;
+  std::size_t bytes = 0;
+  allocation_kind kind = allocation_kind::device;
+  bool freed = false;
+  detail::source_location site;   ///< where it was allocated, when the API call took its site
+  std::uintptr_t alloc_caller = 0;  ///< else the allocating call's return address (0: unknown)
+  std::uintptr_t free_caller = 0;   ///< freed: the freeing call's return address (0: unknown)
+};
+/// The allocation nearest to `addr`, live or freed: the one holding it, or the closest.
+address_owner owner_near(std::uintptr_t addr);
+/// "device memory (cudaMalloc)" and the like.
+const char* allocation_kind_name(allocation_kind kind);
+
 /// The shadow of the device or managed allocation that holds `p`, or null. Valid until freed.
 device_shadow* find_shadow(const void* p);
 

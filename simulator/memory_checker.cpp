@@ -66,7 +66,7 @@ void memory_checker::block_started(block_context& b) {
 }
 
 void memory_checker::access(thread_record& t, block_context& b, void* p, std::size_t bytes, memory_space space,
-                            const detail::source_location& site) {
+                            const detail::source_location& site, bool store) {
   access_window& w = t.window;
   for (unsigned i = 0; i < w.count; ++i) {
     if (w.entries[i].addr != p) continue;
@@ -81,7 +81,7 @@ void memory_checker::access(thread_record& t, block_context& b, void* p, std::si
     --w.count;
   }
   pending_access& e = w.entries[w.count++];
-  e = {p, static_cast<std::uint32_t>(bytes), space, false, site, {}};
+  e = {p, static_cast<std::uint32_t>(bytes), space, false, store, site, {}};
   snapshot(p, e.bytes, e.before);
 }
 
@@ -107,7 +107,7 @@ void memory_checker::warp_barrier(block_context& b, unsigned base, unsigned mask
 void memory_checker::classify(thread_record& t, block_context& b, const pending_access& e) {
   std::uint64_t now[2];
   snapshot(e.addr, e.bytes, now);
-  const bool write = e.atomic || now[0] != e.before[0] || now[1] != e.before[1];
+  const bool write = e.atomic || e.store || now[0] != e.before[0] || now[1] != e.before[1];
   place where{};
   if (is_shared(e.space)) {
     where.offset = static_cast<std::size_t>(static_cast<std::byte*>(e.addr) - b.shared.base());

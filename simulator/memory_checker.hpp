@@ -36,9 +36,10 @@ class memory_checker {
 
   /// Starts block `b`'s shadow.
   void block_started(block_context& b);
-  /// `t` is about to access `bytes` at `p` through a checked array at `site`.
+  /// `t` is about to access `bytes` at `p` through a checked array at `site` (`store`: known to
+  /// write; otherwise a write is told by the change it makes).
   void access(thread_record& t, block_context& b, void* p, std::size_t bytes, memory_space space,
-              const detail::source_location& site);
+              const detail::source_location& site, bool store = false);
   /// An atomic function was applied to `p`: if `t` reached it through a checked array, the
   /// access is atomic (atomics do not race with atomics).
   void atomic(thread_record& t, const void* p) noexcept;

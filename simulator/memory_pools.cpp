@@ -115,9 +115,9 @@ cudaError_t cudaFreeAsync(void* ptr, cudaStream_t stream) {
   }
   if (stream == nullptr)
     if (cudaError_t e = legacy_stream_during_capture(); e != cudaSuccess) return fail(e);
-  submit(stream, [ptr] {
+  submit(stream, [ptr, caller = reinterpret_cast<std::uintptr_t>(__builtin_return_address(0))] {
     note_freed(ptr);
-    release(ptr, true, false);
+    release(ptr, true, false, caller);
   });
   return cudaSuccess;
 }

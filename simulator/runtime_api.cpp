@@ -79,16 +79,19 @@ cudaError_t memcpy_symbol(void* symbol, std::size_t symbol_bytes, const void* sr
 using cusim::sim::fail;
 
 namespace {
+/// `caller`: the API call's return address into the program (named by raw-pointer reports).
 cudaError_t allocate(void** ptr, std::size_t bytes, cusim::sim::allocation_kind kind,
-                     const cusim::detail::source_location& site = {}, unsigned flags = 0) {
+                     const cusim::detail::source_location& site = {}, unsigned flags = 0, std::uintptr_t caller = 0) {
   if (ptr == nullptr) return fail(cudaErrorInvalidValue);
   *ptr = nullptr;
   if (cudaError_t e = cusim::sim::unsafe_call_during_capture(); e != cudaSuccess) return fail(e);
   if (bytes == 0) return cudaSuccess;
   if (bytes > cusim::sim::device_properties().totalGlobalMem) return fail(cudaErrorMemoryAllocation);
-  *ptr = cusim::sim::allocate(bytes, kind, site, flags);
+  *ptr = cusim::sim::allocate(bytes, kind, site, flags, caller);
   return *ptr ? cudaSuccess : fail(cudaErrorMemoryAllocation);
 }
+
+std::uintptr_t address(void* pc) { return reinterpret_cast<std::uintptr_t>(pc); }
 
 /// cudaMallocPitch's and cudaMalloc3D's row alignment (what current GPUs use).
 constexpr std::size_t pitch_alignment = 512;
@@ -145,24 +148,24 @@ cudaError_t cudaMallocManaged(void** ptr, std::size_t bytes, unsigned flags, cus
   return allocate(ptr, bytes, cusim::sim::allocation_kind::managed, site);
 }
 cudaError_t cudaMallocHost(void** ptr, std::size_t bytes) {
-  return allocate(ptr, bytes, cusim::sim::allocation_kind::host);
+  return allocate(ptr, bytes, cusim::sim::allocation_kind::host, {}, 0, address(__builtin_return_address(0)));
 }
 cudaError_t cudaHostAlloc(void** ptr, std::size_t bytes, unsigned flags) {
   if (flags & ~(cudaHostAllocPortable | cudaHostAllocMapped | cudaHostAllocWriteCombined))
     return fail(cudaErrorInvalidValue);
-  return allocate(ptr, bytes, cusim::sim::allocation_kind::host, {}, flags);
+  return allocate(ptr, bytes, cusim::sim::allocation_kind::host, {}, flags, address(__builtin_return_address(0)));
 }
 cudaError_t cudaFree(void* ptr) {
   if (ptr == nullptr) return cudaSuccess;
   if (cudaError_t e = cusim::sim::unsafe_call_during_capture(); e != cudaSuccess) return fail(e);
   cusim::sim::wait_for(nullptr);  // like CUDA, cudaFree waits for the device
-  return cusim::sim::release(ptr, true, false) ? cudaSuccess : fail(cudaErrorInvalidValue);
+  return cusim::sim::release(ptr, true, false, address(__builtin_return_address(0))) ? cudaSuccess : fail(cudaErrorInvalidValue);
 }
 cudaError_t cudaFreeHost(void* ptr) {
   if (ptr == nullptr) return cudaSuccess;
   if (cudaError_t e = cusim::sim::unsafe_call_during_capture(); e != cudaSuccess) return fail(e);
   cusim::sim::wait_for(nullptr);
-  return cusim::sim::release(ptr, false, true) ? cudaSuccess : fail(cudaErrorInvalidValue);
+  return cusim::sim::release(ptr, false, true, address(__builtin_return_address(0))) ? cudaSuccess : fail(cudaErrorInvalidValue);
 }
 
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind, cudaStream_t stream) {
@@ -191,7 +194,8 @@ cudaError_t cudaMemGetInfo(std::size_t* free_bytes, std::size_t* total_bytes) {
 cudaError_t cudaMallocPitch(void** ptr, std::size_t* pitch, std::size_t width, std::size_t height) {
   if (ptr == nullptr || pitch == nullptr) return fail(cudaErrorInvalidValue);
   *pitch = (width + pitch_alignment - 1) / pitch_alignment * pitch_alignment;
-  return allocate(ptr, *pitch * height, cusim::sim::allocation_kind::device);
+  return allocate(ptr, *pitch * height, cusim::sim::allocation_kind::device, {}, 0,
+                  address(__builtin_return_address(0)));
 }
 cudaError_t cudaMalloc3D(cudaPitchedPtr* pitched, cudaExtent extent) {
   if (pitched == nullptr) return fail(cudaErrorInvalidValue);

@@ -2,6 +2,8 @@
 // What a signal handler records about a fault of kernel code, for the block runner to report.
 #pragma once
 
+#include "memory.hpp"
+
 #include <cusim/error.hpp>
 
 #include <cstdint>
@@ -19,6 +21,16 @@ struct array_bounds_fault {
   unsigned line = 0;
 };
 
+/// A raw pointer access outside every allocation, found by the address instrumentation in an
+/// unmodified program (raw_access.cpp).
+struct raw_access_fault {
+  std::uintptr_t address = 0;
+  std::uint32_t bytes = 0;
+  bool write = false;
+  std::uintptr_t pc = 0;  ///< the return address of the instrumentation's call: just after the access
+  address_owner owner;    ///< the allocation it missed
+};
+
 /// What the signal handler (or the bounds instrumentation) records about a fault, for the
 /// scheduler to report.
 struct signal_fault {
@@ -30,6 +42,8 @@ struct signal_fault {
   bool stack_overflow = false;    ///< SIGSEGV in the guard region below the thread's fiber stack
   bool out_of_bounds = false;     ///< not a signal: `bounds` says what
   array_bounds_fault bounds;
+  bool raw_access = false;        ///< not a signal: `access` says what
+  raw_access_fault access;
 };
 
 }  // namespace cusim::sim

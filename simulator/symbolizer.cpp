@@ -7,6 +7,8 @@
 #  include <backtrace.h>
 #endif
 
+#include <cstring>
+
 namespace cusim::sim {
 
 #if CUSIM_HAVE_LIBBACKTRACE
@@ -19,23 +21,33 @@ backtrace_state* state() {
   return s;
 }
 
-}  // namespace
+bool is_cusim_header(const char* file) {
+  return std::strstr(file, "/include/cusim/") != nullptr || std::strstr(file, "/cuda/include/") != nullptr ||
+         std::strstr(file, "/include/cuda/") != nullptr;
+}
 
-code_place place_of(std::uintptr_t pc) {
+struct frame_search {
+  code_place* place;
+  bool skip_cusim;
+};
+
+code_place lookup(std::uintptr_t pc, bool skip_cusim) {
   code_place place;
   if (state() == nullptr) return place;
-  // The first frame reported is the innermost inlined function: the line that faulted.
+  // Frames come innermost first: the inlined function whose line faulted, then its callers.
+  frame_search search{&place, skip_cusim};
   backtrace_pcinfo(
       state(), pc,
       [](void* data, std::uintptr_t, const char* file, int line, const char*) -> int {
-        auto* p = static_cast<code_place*>(data);
-        if (file != nullptr && line > 0) {
-          p->file = file;
-          p->line = static_cast<unsigned>(line);
+        auto* s = static_cast<frame_search*>(data);
+        if (file == nullptr || line <= 0) return 1;
+        if (s->place->file.empty() || !s->skip_cusim || is_cusim_header(s->place->file.c_str())) {
+          s->place->file = file;
+          s->place->line = static_cast<unsigned>(line);
         }
-        return 1;
+        return s->skip_cusim && is_cusim_header(file) ? 0 : 1;  // 0: go on to the caller
       },
-      ignore_error, &place);
+      ignore_error, &search);
   backtrace_syminfo(
       state(), pc,
       [](void* data, std::uintptr_t address, const char* symbol, std::uintptr_t start, std::uintptr_t) {
@@ -47,8 +59,14 @@ code_place place_of(std::uintptr_t pc) {
       ignore_error, &place);
   return place;
 }
+
+}  // namespace
+
+code_place place_of(std::uintptr_t pc) { return lookup(pc, false); }
+code_place program_place_of(std::uintptr_t pc) { return lookup(pc, true); }
 #else
 code_place place_of(std::uintptr_t) { return {}; }
+code_place program_place_of(std::uintptr_t) { return {}; }
 #endif
 
 }  // namespace cusim::sim

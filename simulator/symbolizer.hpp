@@ -17,5 +17,8 @@ struct code_place {
 
 /// Where the instruction at `pc` comes from: the innermost inlined call's file and line.
 code_place place_of(std::uintptr_t pc);
+/// The same, skipping the inlined functions of cusim's own headers (include/cusim, the toolkit's
+/// cuda_runtime.h and the like): the program's line that called them.
+code_place program_place_of(std::uintptr_t pc);
 
 }  // namespace cusim::sim

@@ -556,6 +556,21 @@ class Driver:
             flags.append("-Werror")
         return flags
 
+    def check_flags(self):
+        """The instrumentation behind the checks of unmodified code, each call answered by the
+        simulator. Fixed-size arrays (__shared__, local, __constant__, in structs) checked per axis:
+        the compiler's bounds instrumentation (array_bounds.cpp). Raw pointers checked against their
+        allocation: its address instrumentation in the kernel flavour, every access an outline call
+        and no redzones of its own (raw_access.cpp). Line tables, so that a report names the line of
+        the access (the user's -g, or -G, take precedence: they come later)."""
+        if "clang" in os.path.basename(self.cxx):
+            return ["-fsanitize=array-bounds", "-fsanitize=kernel-address",
+                    "-mllvm", "-asan-instrumentation-with-call-threshold=0",
+                    "-mllvm", "-asan-stack=0", "-mllvm", "-asan-globals=0", "-gline-tables-only"]
+        return ["-fsanitize=bounds", "-fsanitize=kernel-address", "-fsanitize-recover=kernel-address",
+                "-fno-sanitize-address-use-after-scope", "--param=asan-instrumentation-with-call-threshold=0",
+                "--param=asan-stack=0", "--param=asan-globals=0", "-g1"]
+
     def version_defines(self):
         major, minor, build = CUDA_VERSION
         archs = self.o.archs or [DEFAULT_ARCH]
@@ -583,10 +598,7 @@ class Driver:
         if kind != "c":
             cmd.append("-fstack-clash-protection")
         if kind == "cu" and os.environ.get("CUSIM_NVCC_UNCHECKED", "") in ("", "0"):
-            # Fixed-size arrays (__shared__, local, __constant__, in structs) checked per axis: the
-            # compiler's bounds instrumentation, whose handler is the simulator's (array_bounds.cpp).
-            clang = "clang" in os.path.basename(self.cxx)
-            cmd.append("-fsanitize=array-bounds" if clang else "-fsanitize=bounds")
+            cmd += self.check_flags()
         cmd += self.opt_flags() + dep_args + list(phase_flags) + [source]
         if out is not None:
             cmd += ["-o", out]

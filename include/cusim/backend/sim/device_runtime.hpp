@@ -130,10 +130,15 @@ void* dynamic_shared_memory(std::size_t* bytes);
 
 /// Set once a launch records element accesses (CUSIM_CHECK=race/init, CUSIM_SCHEDULE=random).
 extern std::atomic<bool> record_accesses;
-/// The current thread is about to access `bytes` at `p` through a checked array.
-void note_access(void* p, std::size_t bytes, memory_space space, source_location site);
+/// The current thread is about to access `bytes` at `p` through a checked array (or a raw pointer
+/// of an unmodified program; `store`: the instrumentation knows the access writes).
+void note_access(void* p, std::size_t bytes, memory_space space, source_location site, bool store = false);
 /// An atomic function is applied to `p`.
 void note_atomic_access(const void* p);
+/// The same in code compiled with address instrumentation (an unmodified program's .cu): checks
+/// `bytes` at `p` against the allocations, as the instrumentation would, and records the access
+/// as atomic for the checkers (raw_access.cpp).
+void check_atomic_address(void* p, std::size_t bytes);
 
 /// Spin-waits poll with atomics; after this many in a row that changed nothing, the thread
 /// yields so that the thread it waits for can run.

@@ -360,8 +360,10 @@ cudaError_t cudaGetSymbolSize(std::size_t* bytes, const T&) {
   *bytes = sizeof(T);
   return cudaSuccess;
 }
+// The allocating overloads are always inlined: the return address the simulator keeps for a report
+// ("allocated at") is then in the program's code, also at -O0.
 template <class T>
-cudaError_t cudaMallocPitch(T** ptr, std::size_t* pitch, std::size_t width, std::size_t height) {
+[[gnu::always_inline]] inline cudaError_t cudaMallocPitch(T** ptr, std::size_t* pitch, std::size_t width, std::size_t height) {
   return cudaMallocPitch(reinterpret_cast<void**>(ptr), pitch, width, height);
 }
 template <class T>
@@ -377,7 +379,7 @@ cudaError_t cudaMallocFromPoolAsync(T** ptr, std::size_t bytes, cudaMemPool_t po
   return cudaMallocFromPoolAsync(reinterpret_cast<void**>(ptr), bytes, pool, stream);
 }
 template <class T>
-cudaError_t cudaHostAlloc(T** ptr, std::size_t bytes, unsigned flags) {
+[[gnu::always_inline]] inline cudaError_t cudaHostAlloc(T** ptr, std::size_t bytes, unsigned flags) {
   return cudaHostAlloc(reinterpret_cast<void**>(ptr), bytes, flags);
 }
 template <class T>
@@ -397,7 +399,7 @@ cudaError_t cudaMallocManaged(T** ptr, std::size_t bytes, unsigned flags = cudaM
   return cudaMallocManaged(reinterpret_cast<void**>(ptr), bytes, flags, site);
 }
 template <class T>
-cudaError_t cudaMallocHost(T** ptr, std::size_t bytes) {
+[[gnu::always_inline]] inline cudaError_t cudaMallocHost(T** ptr, std::size_t bytes) {
   return cudaMallocHost(reinterpret_cast<void**>(ptr), bytes);
 }
 /// Copies `bytes` from host memory into a __constant__ / __device__ variable.

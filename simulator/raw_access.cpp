@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: MIT
+// Raw pointers of unmodified programs checked against their allocations. The nvcc driver compiles
+// .cu files with the compiler's address instrumentation in its kernel flavour
+// (-fsanitize=kernel-address, GCC and Clang alike: every load and store an outline call, no stack
+// or global redzones, no runtime of its own), which calls __asan_load4_noabort(addr) & co. before
+// each access. Here that call checks the address against the arena's shadow (address_space.hpp):
+// an address in the arena that no allocation makes addressable is a tagged fault of the kernel
+// thread, naming the allocation it missed; in host code, a report on stderr (once per place) and
+// the program goes on. Under CUSIM_CHECK=race and init, and CUSIM_SCHEDULE=random, the call also
+// records the access of raw shared and global memory, as a checked array's element access does.
+#include "address_space.hpp"
+#include "block_state.hpp"
+#include "diagnostics.hpp"
+#include "fault_signals.hpp"
+#include "memory.hpp"
+#include "sanitizers.hpp"
+#include "symbolizer.hpp"
+
+#include <cusim/backend/sim/device_runtime.hpp>
+
+#include <cstdio>
+#include <cstring>
+#include <deque>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace cusim::sim {
+
+namespace {
+
+[[gnu::noinline, gnu::cold]] void bad_access(std::uintptr_t addr, std::size_t bytes, bool write, std::uintptr_t pc) {
+  if (arena_addressable(addr, bytes)) return;  // it straddled two granules, each of them addressable
+  signal_fault fault;
+  fault.raw_access = true;
+  fault.access = {addr, static_cast<std::uint32_t>(bytes), write, pc, owner_near(addr)};
+  abandon_current_thread(fault);  // no return from a kernel thread
+  static std::mutex mutex;
+  static std::unordered_set<std::uintptr_t> reported;
+  std::lock_guard lock(mutex);
+  if (reported.insert(pc).second) std::fputs(host_raw_access_message(fault.access).c_str(), stderr);
+}
+
+/// The source line of the access before `pc`, symbolised once per place.
+detail::source_location site_of(std::uintptr_t pc) {
+  static std::mutex mutex;
+  static std::unordered_map<std::uintptr_t, detail::source_location> sites;
+  static std::deque<std::string> files;  // the names the sites point into
+  std::lock_guard lock(mutex);
+  auto [it, fresh] = sites.try_emplace(pc);
+  if (fresh) {
+    const code_place p = program_place_of(pc - 1);
+    if (!p.file.empty()) it->second = {files.emplace_back(p.file).c_str(), p.line, 0};
+  }
+  return it->second;
+}
+
+/// CUSIM_CHECK=race and init, CUSIM_SCHEDULE=random: the access is a kernel thread's of the
+/// block's shared memory or of an allocation's (anything else, its stack say, is not followed).
+[[gnu::noinline]] void note(std::uintptr_t addr, std::size_t bytes, bool write, std::uintptr_t pc) {
+  if (detail::current_thread_ == nullptr) return;
+  auto& b = *static_cast<block_context*>(static_cast<thread_record*>(detail::current_thread_)->block);
+  memory_space space;
+  if (addr - reinterpret_cast<std::uintptr_t>(b.shared.base()) < shared_memory::limit_bytes) space = memory_space::shared;
+  else if (in_arena(reinterpret_cast<void*>(addr))) space = memory_space::global;
+  else return;
+  detail::note_access(reinterpret_cast<void*>(addr), bytes, space, site_of(pc), write);
+}
+
+inline void check(std::uintptr_t addr, std::size_t bytes, bool write, void* return_address) {
+  const std::uintptr_t off = addr - arena.base.load(std::memory_order_relaxed);
+  if (off < arena.bytes.load(std::memory_order_relaxed)) {
+    const std::uint8_t shadow = arena.shadow.load(std::memory_order_relaxed)[off / 8];
+    if ((off % 8) + bytes > shadow) [[unlikely]]
+      bad_access(addr, bytes, write, reinterpret_cast<std::uintptr_t>(return_address));
+  }
+  if (detail::record_accesses.load(std::memory_order_relaxed)) [[unlikely]]
+    note(addr, bytes, write, reinterpret_cast<std::uintptr_t>(return_address));
+}
+
+}  // namespace
+
+}  // namespace cusim::sim
+
+namespace cusim::detail {
+void check_atomic_address(void* p, std::size_t bytes) {
+  sim::check(reinterpret_cast<std::uintptr_t>(p), bytes, true, __builtin_return_address(0));
+  if (record_accesses.load(std::memory_order_relaxed)) [[unlikely]]
+    note_atomic_access(p);
+}
+}  // namespace cusim::detail
+
+// What the instrumentation calls: recoverable (the default of kernel-address) and not. Not in a
+// build of cusim under AddressSanitizer, whose runtime defines them and checks its own shadow.
+#if !CUSIM_SIM_ASAN
+#  define CUSIM_RAW_ACCESS(size)                                                                     \
+    extern "C" void __asan_load##size##_noabort(std::uintptr_t a) {                                  \
+      cusim::sim::check(a, size, false, __builtin_return_address(0));                                \
+    }                                                                                                \
+    extern "C" void __asan_store##size##_noabort(std::uintptr_t a) {                                 \
+      cusim::sim::check(a, size, true, __builtin_return_address(0));                                 \
+    }                                                                                                \
+    extern "C" void __asan_load##size(std::uintptr_t a) { cusim::sim::check(a, size, false, __builtin_return_address(0)); } \
+    extern "C" void __asan_store##size(std::uintptr_t a) { cusim::sim::check(a, size, true, __builtin_return_address(0)); }
+CUSIM_RAW_ACCESS(1)
+CUSIM_RAW_ACCESS(2)
+CUSIM_RAW_ACCESS(4)
+CUSIM_RAW_ACCESS(8)
+CUSIM_RAW_ACCESS(16)
+#  undef CUSIM_RAW_ACCESS
+extern "C" void __asan_loadN_noabort(std::uintptr_t a, std::size_t n) {
+  cusim::sim::check(a, n, false, __builtin_return_address(0));
+}
+extern "C" void __asan_storeN_noabort(std::uintptr_t a, std::size_t n) {
+  cusim::sim::check(a, n, true, __builtin_return_address(0));
+}
+extern "C" void __asan_loadN(std::uintptr_t a, std::size_t n) { cusim::sim::check(a, n, false, __builtin_return_address(0)); }
+extern "C" void __asan_storeN(std::uintptr_t a, std::size_t n) { cusim::sim::check(a, n, true, __builtin_return_address(0)); }
+// Before a call that does not return (a throw, abort): nothing to unpoison, there are no stack redzones.
+extern "C" void __asan_handle_no_return() {}
+// Around a file's dynamic initialisers (initialisation-order checking: not done).
+extern "C" void __asan_before_dynamic_init(const char*) {}
+extern "C" void __asan_after_dynamic_init() {}
+// Clang's instrumentation calls these for memcpy, memmove and memset.
+extern "C" void* __asan_memcpy(void* dst, const void* src, std::size_t n) {
+  cusim::sim::check(reinterpret_cast<std::uintptr_t>(src), n, false, __builtin_return_address(0));
+  cusim::sim::check(reinterpret_cast<std::uintptr_t>(dst), n, true, __builtin_return_address(0));
+  return std::memcpy(dst, src, n);
+}
+extern "C" void* __asan_memmove(void* dst, const void* src, std::size_t n) {
+  cusim::sim::check(reinterpret_cast<std::uintptr_t>(src), n, false, __builtin_return_address(0));
+  cusim::sim::check(reinterpret_cast<std::uintptr_t>(dst), n, true, __builtin_return_address(0));
+  return std::memmove(dst, src, n);
+}
+extern "C" void* __asan_memset(void* dst, int c, std::size_t n) {
+  cusim::sim::check(reinterpret_cast<std::uintptr_t>(dst), n, true, __builtin_return_address(0));
+  return std::memset(dst, c, n);
+}
+#endif
