@@ -1,14 +1,16 @@
-// Unbounded recursion in a device function.
+// Unbounded recursion in a device function: each level keeps its parent's local array alive.
 #include <cstdio>
 
-__device__ int depth(int n, volatile int* sink) {
+__device__ int depth(int n, const int* parent) {
   int local[64];
-  for (int i = 0; i < 64; ++i) local[i] = n + i;
-  *sink = local[n % 64];
-  return n == -1 ? 0 : 1 + depth(n + 1, sink);  // bug: never reaches -1
+  for (int i = 0; i < 64; ++i) local[i] = parent[i] + n;
+  return n < 0 ? local[0] : depth(n + 1, local);  // bug: n never goes below 0
 }
 
-__global__ void walk(int* out) { out[threadIdx.x] = depth(0, out + threadIdx.x); }
+__global__ void walk(int* out) {
+  int start[64] = {};
+  out[threadIdx.x] = depth(0, start);
+}
 
 int main() {
   int* out;
