@@ -80,15 +80,15 @@ bool in_arena(const void* p) noexcept {
 void arena_release(void* p, std::size_t bytes) noexcept {
   arena_mark(p, bytes, false);
   discard(p, align_up(bytes, page));
+  const std::uintptr_t off = reinterpret_cast<std::uintptr_t>(p) - arena.base.load(std::memory_order_relaxed);
+  discard(shadow_base + off / 8, align_up(bytes, 8) / 8);
 }
 
 void arena_mark(void* p, std::size_t bytes, bool on) noexcept {
   const std::uintptr_t off = reinterpret_cast<std::uintptr_t>(p) - arena.base.load(std::memory_order_relaxed);
   std::uint8_t* s = shadow_base + off / 8;
   if (!on) {
-    const std::size_t n = align_up(bytes, 8) / 8;
-    std::memset(s, 0, n);
-    discard(s, n);
+    std::memset(s, 0, align_up(bytes, 8) / 8);
     return;
   }
   std::memset(s, 8, bytes / 8);

@@ -244,15 +244,22 @@ std::string caller_place(std::uintptr_t pc) {
 /// device memory (cudaMalloc) at 0x..., allocated at x.cu:31".
 std::string raw_access_text(const raw_access_fault& f, const char* space) {
   const address_owner& o = f.owner;
-  std::string what = fmt::format("invalid {} {} of {} at {:#x}: ", space, f.write ? "write" : "read",
+  std::string what = fmt::format("invalid {} {} of {} at {:#x}: ", f.shared ? "shared" : space, f.write ? "write" : "read",
                                  plural(f.bytes, "byte"), f.address);
+  if (f.shared)
+    return what + (f.shared_offset >= f.dynamic_bytes
+                       ? fmt::format("{} past the end of the block's {} of dynamic shared memory (extern __shared__), "
+                                     "in no __shared__ variable",
+                                     plural(f.shared_offset - f.dynamic_bytes, "byte"), plural(f.dynamic_bytes, "byte"))
+                       : std::string("in no __shared__ variable"));
   using relation = address_owner::relation;
   const std::string allocation = fmt::format("a {}-byte allocation of {} at {:#x}", o.bytes, allocation_kind_name(o.kind), o.base);
   switch (o.where) {
     case relation::past_end: what += fmt::format("{} past the end of {}", plural(o.distance, "byte"), allocation); break;
     case relation::before_start: what += fmt::format("{} before the start of {}", plural(o.distance, "byte"), allocation); break;
     case relation::inside_freed:
-      what += fmt::format("{} into {}", plural(f.address - o.base, "byte"), allocation);
+      what += f.address == o.base ? fmt::format("the start of {}", allocation)
+                                  : fmt::format("{} into {}", plural(f.address - o.base, "byte"), allocation);
       break;
     case relation::none: return what + "in no allocation (a wild raw pointer)";
   }

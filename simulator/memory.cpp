@@ -52,21 +52,6 @@ std::uint64_t allocations = 0;
 /// one uninitialised value into the other still changes it).
 constexpr int init_poison = 0x5a;
 
-}  // namespace
-
-const char* allocation_kind_name(allocation_kind kind) {
-  switch (kind) {
-    case allocation_kind::device: return "device memory (cudaMalloc)";
-    case allocation_kind::managed: return "managed memory (cudaMallocManaged)";
-    case allocation_kind::host: return "pinned host memory (cudaMallocHost)";
-    case allocation_kind::registered_host: return "registered host memory (cudaHostRegister)";
-    case allocation_kind::symbol: return "a __device__ variable";
-  }
-  return "memory";
-}
-
-namespace {
-
 bool is_host(allocation_kind kind) { return kind == allocation_kind::host || kind == allocation_kind::registered_host; }
 
 /// CUSIM_CHECK=leaks: at exit, every allocation still live, in allocation order.

@@ -3,6 +3,8 @@
 // copies can be checked against what was really allocated, and the checkers' shadow of each.
 #pragma once
 
+#include "allocations.hpp"
+
 #include <cusim/detail/source_location.hpp>
 
 #include <cstddef>
@@ -14,10 +16,6 @@ namespace cusim::sim {
 
 struct race_granule;
 
-/// host: cudaMallocHost / cudaHostAlloc; registered_host: the program's memory under cudaHostRegister;
-/// symbol: a __device__ variable whose address the program took (cudaGetSymbolAddress), device
-/// memory that is never freed.
-enum class allocation_kind { device, managed, host, registered_host, symbol };
 
 /// What the race and init checkers know about one device or managed allocation.
 struct device_shadow {
@@ -60,23 +58,8 @@ std::optional<allocation_info> find_allocation(const void* p);
 bool is_device_range(const void* p, std::size_t bytes);
 /// Bytes currently allocated as device or managed memory.
 std::size_t device_bytes_in_use();
-/// What a raw pointer that missed every allocation points near (the arena's allocations only).
-struct address_owner {
-  enum class relation : std::uint8_t { none, past_end, before_start, inside_freed };
-  relation where = relation::none;
-  std::size_t distance = 0;  ///< past_end, before_start: bytes from the allocation's end or start
-  std::uintptr_t base = 0;
-  std::size_t bytes = 0;
-  allocation_kind kind = allocation_kind::device;
-  bool freed = false;
-  detail::source_location site;   ///< where it was allocated, when the API call took its site
-  std::uintptr_t alloc_caller = 0;  ///< else the allocating call's return address (0: unknown)
-  std::uintptr_t free_caller = 0;   ///< freed: the freeing call's return address (0: unknown)
-};
 /// The allocation nearest to `addr`, live or freed: the one holding it, or the closest.
 address_owner owner_near(std::uintptr_t addr);
-/// "device memory (cudaMalloc)" and the like.
-const char* allocation_kind_name(allocation_kind kind);
 
 /// The shadow of the device or managed allocation that holds `p`, or null. Valid until freed.
 device_shadow* find_shadow(const void* p);

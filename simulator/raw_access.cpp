@@ -34,7 +34,17 @@ namespace {
   if (arena_addressable(addr, bytes)) return;  // it straddled two granules, each of them addressable
   signal_fault fault;
   fault.raw_access = true;
-  fault.access = {addr, static_cast<std::uint32_t>(bytes), write, pc, owner_near(addr)};
+  fault.access = {addr, static_cast<std::uint32_t>(bytes), write, pc, {}};
+  if (detail::current_thread_ != nullptr) {
+    auto& b = *static_cast<block_context*>(static_cast<thread_record*>(detail::current_thread_)->block);
+    const std::uintptr_t offset = addr - reinterpret_cast<std::uintptr_t>(b.shared.base());
+    if (offset < shared_memory::limit_bytes) {
+      fault.access.shared = true;
+      fault.access.shared_offset = offset;
+      fault.access.dynamic_bytes = b.shared.dynamic_bytes();
+    }
+  }
+  if (!fault.access.shared) fault.access.owner = owner_near(addr);
   abandon_current_thread(fault);  // no return from a kernel thread
   static std::mutex mutex;
   static std::unordered_set<std::uintptr_t> reported;

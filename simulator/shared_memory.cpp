@@ -2,6 +2,7 @@
 // Per-block shared memory, one allocation per __shared__ variable.
 #include "shared_memory.hpp"
 
+#include "address_space.hpp"
 #include "diagnostics.hpp"
 
 #include <cstring>
@@ -12,12 +13,31 @@ namespace {
 std::size_t align_up(std::size_t v, std::size_t a) { return (v + a - 1) / a * a; }
 }  // namespace
 
+std::byte* shared_memory::new_storage() {
+  if (void* p = arena_allocate(limit_bytes)) {
+    arena_mark(p, limit_bytes, false);  // addressable as the blocks bind it
+    return static_cast<std::byte*>(p);
+  }
+  return new (std::align_val_t{64}) std::byte[limit_bytes];
+}
+
+void shared_memory::storage_delete::operator()(std::byte* p) const noexcept {
+  if (in_arena(p)) arena_release(p, limit_bytes);
+  else ::operator delete[](p, std::align_val_t{64});
+}
+
+void shared_memory::mark(std::size_t offset, std::size_t bytes, bool on) noexcept {
+  if (in_arena(arena_.get())) arena_mark(arena_.get() + offset, bytes, on);
+}
+
 void shared_memory::reset(std::size_t dynamic_bytes, std::byte fill) {
   if (fill != fill_) {
     fill_ = fill;
     used_ = limit_bytes;
   }
   if (used_ != 0) std::memset(arena_.get(), static_cast<int>(fill), used_);
+  mark(0, used_, false);
+  mark(0, dynamic_bytes, true);
   bindings_.clear();
   dynamic_bytes_ = dynamic_bytes;
   used_ = align_up(dynamic_bytes, 16);
@@ -32,6 +52,7 @@ void* shared_memory::bind(const void* key, const detail::source_location& site, 
   if (requested_ > limit_bytes) return nullptr;
   bindings_.push_back({key, site, bytes, offset});
   used_ = requested_;
+  mark(offset, bytes, true);
   return arena_.get() + offset;
 }
 

@@ -33,6 +33,8 @@ class shared_memory {
     return arena_.get();
   }
   std::byte* base() noexcept { return arena_.get(); }
+  /// The dynamic bytes of the block now running.
+  std::size_t dynamic_bytes() const noexcept { return dynamic_bytes_; }
   /// Bytes this block has asked for so far (dynamic included).
   std::size_t requested() const noexcept { return requested_; }
   /// Bytes of __shared__ variables this block has asked for so far (dynamic excluded).
@@ -47,10 +49,14 @@ class shared_memory {
   };
   // 64-byte aligned, so that offsets aligned to a type's alignment (32 for double4_32a) are
   // aligned addresses, as a GPU's shared window is.
-  struct aligned_delete {
-    void operator()(std::byte* p) const noexcept { ::operator delete[](p, std::align_val_t{64}); }
+  // In the checked arena when there is one (address_space.hpp): the dynamic bytes and each bound
+  // variable addressable, the rest not, so that a raw pointer past the dynamic memory is caught.
+  struct storage_delete {
+    void operator()(std::byte* p) const noexcept;
   };
-  std::unique_ptr<std::byte[], aligned_delete> arena_{new (std::align_val_t{64}) std::byte[limit_bytes]};
+  static std::byte* new_storage();
+  void mark(std::size_t offset, std::size_t bytes, bool on) noexcept;
+  std::unique_ptr<std::byte[], storage_delete> arena_{new_storage()};
   std::vector<binding> bindings_;
   std::size_t dynamic_bytes_ = 0;
   std::size_t used_ = limit_bytes;  // high-water offset of this block (all of the fresh arena)

@@ -2,7 +2,7 @@
 // What a signal handler records about a fault of kernel code, for the block runner to report.
 #pragma once
 
-#include "memory.hpp"
+#include "allocations.hpp"
 
 #include <cusim/error.hpp>
 
@@ -29,6 +29,9 @@ struct raw_access_fault {
   bool write = false;
   std::uintptr_t pc = 0;  ///< the return address of the instrumentation's call: just after the access
   address_owner owner;    ///< the allocation it missed
+  bool shared = false;    ///< in the block's shared memory, outside its dynamic bytes and variables
+  std::size_t shared_offset = 0;
+  std::size_t dynamic_bytes = 0;
 };
 
 /// What the signal handler (or the bounds instrumentation) records about a fault, for the
