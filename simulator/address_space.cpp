@@ -12,7 +12,7 @@
 
 namespace cusim::sim {
 
-checked_arena arena;
+[[gnu::visibility("hidden")]] checked_arena arena;
 
 namespace {
 

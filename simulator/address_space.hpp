@@ -19,7 +19,8 @@ struct checked_arena {
   std::atomic<std::uintptr_t> bytes{0};  ///< 0: no arena (not reserved yet, or unavailable)
   std::atomic<const std::uint8_t*> shadow{nullptr};
 };
-extern checked_arena arena;
+// Hidden: the instrumentation's fast path reads it without going through the GOT.
+extern checked_arena arena [[gnu::visibility("hidden")]];
 
 /// Memory for `bytes` in the arena, page-aligned and addressable; null when the arena is absent
 /// (a sanitizer build, or the address space could not be reserved) or full: the caller falls

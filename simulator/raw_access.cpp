@@ -30,8 +30,13 @@ namespace cusim::sim {
 
 namespace {
 
+void note(std::uintptr_t addr, std::size_t bytes, bool write, std::uintptr_t pc);
+
 [[gnu::noinline, gnu::cold]] void bad_access(std::uintptr_t addr, std::size_t bytes, bool write, std::uintptr_t pc) {
-  if (arena_addressable(addr, bytes)) return;  // it straddled two granules, each of them addressable
+  if (arena_addressable(addr, bytes)) {  // it straddled two granules, each of them addressable
+    if (detail::record_accesses.load(std::memory_order_relaxed)) note(addr, bytes, write, pc);
+    return;
+  }
   signal_fault fault;
   fault.raw_access = true;
   fault.access = {addr, static_cast<std::uint32_t>(bytes), write, pc, {}};
@@ -50,7 +55,7 @@ namespace {
   static std::unordered_set<std::uintptr_t> reported;
   std::lock_guard lock(mutex);
   if (reported.insert(pc).second) std::fputs(host_raw_access_message(fault.access).c_str(), stderr);
-}
+}  // host code: not followed by the checkers
 
 /// The source line of the access before `pc`, symbolised once per place.
 detail::source_location site_of(std::uintptr_t pc) {
@@ -78,15 +83,16 @@ detail::source_location site_of(std::uintptr_t pc) {
   detail::note_access(reinterpret_cast<void*>(addr), bytes, space, site_of(pc), write);
 }
 
+// Both slow paths are tail calls: the fast path needs no stack frame.
 inline void check(std::uintptr_t addr, std::size_t bytes, bool write, void* return_address) {
   const std::uintptr_t off = addr - arena.base.load(std::memory_order_relaxed);
   if (off < arena.bytes.load(std::memory_order_relaxed)) {
     const std::uint8_t shadow = arena.shadow.load(std::memory_order_relaxed)[off / 8];
     if ((off % 8) + bytes > shadow) [[unlikely]]
-      bad_access(addr, bytes, write, reinterpret_cast<std::uintptr_t>(return_address));
+      return bad_access(addr, bytes, write, reinterpret_cast<std::uintptr_t>(return_address));
   }
   if (detail::record_accesses.load(std::memory_order_relaxed)) [[unlikely]]
-    note(addr, bytes, write, reinterpret_cast<std::uintptr_t>(return_address));
+    return note(addr, bytes, write, reinterpret_cast<std::uintptr_t>(return_address));
 }
 
 }  // namespace
