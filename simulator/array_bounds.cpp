@@ -6,6 +6,7 @@
 // that call becomes the simulator's tagged out-of-bounds fault: the axis is read from the source
 // line (how many subscripts precede the faulting one), the memory space from the names the driver
 // registers (__shared__, __constant__ and __device__ arrays; any other is a local array).
+#include "debugger.hpp"
 #include "diagnostics.hpp"
 #include "fault_signals.hpp"
 #include "symbolizer.hpp"
@@ -199,6 +200,7 @@ void out_of_bounds(const void* data, const void* index_handle, bool abort_on_hos
     signal_fault fault;
     fault.out_of_bounds = true;
     fault.bounds = f;
+    break_on_instrumented_fault(fault);  // CUSIM_BREAK: stop here, in the faulting thread, at its line
     abandon_current_thread(fault);  // no return from a kernel thread
   }
   const std::string msg = host_array_bounds_message(file, d.location.line, d.location.column, index, d.array_type->name);

@@ -369,12 +369,8 @@ void block_runner::fault_from_exception(thread_record& t) noexcept {
 void block_runner::report_abandoned() noexcept {
   const thread_record& t = *std::exchange(block_->abandoned, nullptr);
   const signal_fault& f = block_->signalled;
-  if (f.out_of_bounds) {
-    fault(std::make_exception_ptr(array_bounds_error(t.thread_idx, t.block->block_idx, f.bounds)));
-    return;
-  }
-  if (f.raw_access) {
-    fault(std::make_exception_ptr(raw_access_error(t.thread_idx, t.block->block_idx, f.access)));
+  if (f.out_of_bounds || f.raw_access) {
+    fault(std::make_exception_ptr(instrumented_fault_error(t.thread_idx, t.block->block_idx, f)));
     return;
   }
   fault(std::make_exception_ptr(signal_fault_error(t.thread_idx, t.block->block_idx, f,

@@ -3,6 +3,7 @@
 #include "debugger.hpp"
 
 #include "block_state.hpp"
+#include "diagnostics.hpp"
 #include "launch_state.hpp"
 
 #include <sys/syscall.h>
@@ -72,6 +73,14 @@ void break_on(const kernel_error& e, const launch_state& launch) {
   }
   std::fprintf(stderr, "cusim: CUSIM_BREAK: stopping in the faulting thread\n%s\n", e.what());
   cusim_break_here();
+}
+
+void break_on_instrumented_fault(const signal_fault& fault) {
+  auto* t = static_cast<const thread_record*>(detail::current_thread_);
+  if (t == nullptr || t->block == nullptr) return;
+  const auto& b = *static_cast<const block_context*>(t->block);
+  if (!b.launch->break_on_fault) return;
+  break_on(instrumented_fault_error(t->thread_idx, b.block_idx, fault), *b.launch);
 }
 
 void raise_fault(const kernel_error& e) {

@@ -9,6 +9,7 @@
 namespace cusim::sim {
 
 struct block_context;
+struct signal_fault;
 struct launch_state;
 
 /// A worker (its block runner) as the gdb extension walks it: tools/cusim-gdb.py reads these
@@ -27,6 +28,9 @@ void unregister_runner(debug_worker& runner);
 /// CUSIM_BREAK: when `launch` asks for it and a debugger is attached, prints `e` and stops the
 /// calling thread with SIGTRAP; returns when the debugger lets the program go on.
 void break_on(const kernel_error& e, const launch_state& launch);
+/// break_on for a fault the compiler's instrumentation found in the current simulated thread,
+/// before the thread is abandoned (array_bounds.cpp, raw_access.cpp); nothing outside a kernel.
+void break_on_instrumented_fault(const signal_fault& fault);
 /// Throws `e` from the faulting simulated thread (the current one), after break_on.
 [[noreturn]] void raise_fault(const kernel_error& e);
 

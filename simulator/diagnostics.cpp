@@ -284,6 +284,10 @@ kernel_error raw_access_error(uint3 tid, uint3 ctaid, const raw_access_fault& f)
   return fault_error(fault_kind::illegal_address, tid, ctaid, what, detail::source_location{at.file.c_str(), at.line, 0});
 }
 
+kernel_error instrumented_fault_error(uint3 tid, uint3 ctaid, const signal_fault& f) {
+  return f.out_of_bounds ? array_bounds_error(tid, ctaid, f.bounds) : raw_access_error(tid, ctaid, f.access);
+}
+
 std::string host_raw_access_message(const raw_access_fault& f) {
   const std::string at = caller_place(f.pc);
   return fmt::format("cusim: {}{}{}\n", raw_access_text(f, "host"), at.empty() ? "" : " in host code at ", at);

@@ -98,6 +98,9 @@ std::string host_array_bounds_message(std::string_view file, unsigned line, unsi
 /// A raw pointer access that missed every allocation, found by the address instrumentation: what
 /// was accessed, and the allocation nearest to it (its size, where it was allocated and freed).
 kernel_error raw_access_error(uint3 tid, uint3 ctaid, const raw_access_fault& f);
+/// The report of a fault the compiler's instrumentation found (`f.out_of_bounds` or
+/// `f.raw_access`): array_bounds_error or raw_access_error.
+kernel_error instrumented_fault_error(uint3 tid, uint3 ctaid, const signal_fault& f);
 /// The same in host code, untagged, for stderr.
 std::string host_raw_access_message(const raw_access_fault& f);
 /// A shuffle in `lane` whose source lane `source` does not exist in a block of `block_threads`

@@ -10,6 +10,7 @@
 // records the access of raw shared and global memory, as a checked array's element access does.
 #include "address_space.hpp"
 #include "block_state.hpp"
+#include "debugger.hpp"
 #include "diagnostics.hpp"
 #include "fault_signals.hpp"
 #include "memory.hpp"
@@ -50,6 +51,7 @@ void note(std::uintptr_t addr, std::size_t bytes, bool write, std::uintptr_t pc)
     }
   }
   if (!fault.access.shared) fault.access.owner = owner_near(addr);
+  break_on_instrumented_fault(fault);  // CUSIM_BREAK: stop here, in the faulting thread, at its line
   abandon_current_thread(fault);  // no return from a kernel thread
   static std::mutex mutex;
   static std::unordered_set<std::uintptr_t> reported;

@@ -49,6 +49,15 @@ elseif(SESSION STREQUAL "unmodified")
     "\\$3 = 120\nout\\[13\\] = 290\n"
     "exited normally")
   set(reject "Python Exception")
+elseif(SESSION STREQUAL "unmodified_fault")
+  # CUSIM_BREAK on a raw-pointer overrun of an unmodified program: thread 232 of block 3 reads a[1000].
+  set(expect
+    "cusim: CUSIM_BREAK: stopping in the faulting thread\ntid=\\[232, 0, 0\\] ctaid=\\[3, 0, 0\\]: invalid global read of 4 bytes at 0x[0-9a-f]+: 0 bytes past the end of a 4000-byte allocation of device memory \\(cudaMalloc\\)"
+    "cusim: CUSIM_BREAK stopped the faulting thread; selected frame #[0-9]+:\n#[0-9]+ +0x[0-9a-f]+ in add \\([^\n]*malloc_off_by_one\\.cu:6\n6\t  if \\(i <= n\\)"
+    "\\$1 = 1000\n\\$2 = 1000\n"
+    "add: cudaErrorIllegalAddress"
+    "exited normally")
+  set(reject "Python Exception")
 else()
   set(expect
     "cusim: CUSIM_BREAK: stopping in the faulting thread\ntid=\\[7, 0, 0\\] ctaid=\\[0, 0, 0\\]: index 8 is out of bounds for axis 0 with size 8 \\(global array, debug_kernel\\.cu:22\\)"
