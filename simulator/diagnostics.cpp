@@ -277,11 +277,16 @@ std::string raw_access_text(const raw_access_fault& f, const char* space) {
 
 kernel_error raw_access_error(uint3 tid, uint3 ctaid, const raw_access_fault& f) {
   const code_place at = program_place_of(f.pc - 1);
-  std::string what = raw_access_text(f, "global");
+  std::string what = f.misaligned != 0
+                         ? fmt::format("misaligned {} {} of {} at {:#x}: not a multiple of {} (misaligned address)",
+                                       f.shared ? "shared" : "global", f.write ? "write" : "read",
+                                       plural(f.bytes, "byte"), f.address, f.misaligned)
+                         : raw_access_text(f, "global");
   if (at.file.empty())
     what += at.function.empty() ? fmt::format(" (at pc {:#x}; build with -g for its source line)", f.pc)
                                 : fmt::format(" (in {}+{:#x}; build with -g for its source line)", at.function, at.offset);
-  return fault_error(fault_kind::illegal_address, tid, ctaid, what, detail::source_location{at.file.c_str(), at.line, 0});
+  return fault_error(f.misaligned != 0 ? fault_kind::misaligned_address : fault_kind::illegal_address, tid, ctaid, what,
+                     detail::source_location{at.file.c_str(), at.line, 0});
 }
 
 kernel_error instrumented_fault_error(uint3 tid, uint3 ctaid, const signal_fault& f) {

@@ -376,6 +376,7 @@ const char* cudaGetErrorString(cudaError_t error) {
     case cudaErrorIllegalAddress: return "an illegal memory access was encountered";
     case cudaErrorLaunchOutOfResources: return "too many resources requested for launch";
     case cudaErrorAssert: return "device-side assert triggered";
+    case cudaErrorMisalignedAddress: return "misaligned address";
     case cudaErrorLaunchFailure: return "unspecified launch failure";
     case cudaErrorCooperativeLaunchTooLarge: return "too many blocks in cooperative launch";
     case cudaErrorNotSupported: return "operation not supported";
@@ -429,6 +430,7 @@ const char* cudaGetErrorName(cudaError_t error) {
     CUSIM_NAME(cudaErrorIllegalAddress)
     CUSIM_NAME(cudaErrorLaunchOutOfResources)
     CUSIM_NAME(cudaErrorAssert)
+    CUSIM_NAME(cudaErrorMisalignedAddress)
     CUSIM_NAME(cudaErrorLaunchFailure)
     CUSIM_NAME(cudaErrorCooperativeLaunchTooLarge)
     CUSIM_NAME(cudaErrorNotSupported)

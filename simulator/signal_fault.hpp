@@ -29,6 +29,7 @@ struct raw_access_fault {
   bool write = false;
   std::uintptr_t pc = 0;  ///< the return address of the instrumentation's call: just after the access
   address_owner owner;    ///< the allocation it missed
+  std::uint32_t misaligned = 0;  ///< not a multiple of this alignment (else outside every allocation)
   bool shared = false;    ///< in the block's shared memory, outside its dynamic bytes and variables
   std::size_t shared_offset = 0;
   std::size_t dynamic_bytes = 0;

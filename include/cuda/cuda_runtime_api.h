@@ -59,6 +59,7 @@ typedef enum cudaError {
   cudaErrorIllegalAddress = 700,
   cudaErrorLaunchOutOfResources = 701,
   cudaErrorAssert = 710,
+  cudaErrorMisalignedAddress = 716,
   cudaErrorLaunchFailure = 719,
   cudaErrorCooperativeLaunchTooLarge = 720,
   cudaErrorNotSupported = 801,

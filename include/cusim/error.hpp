@@ -35,6 +35,7 @@ enum class fault_kind : std::uint8_t {
   illegal_address,     ///< a raw pointer the CPU could not access (SIGSEGV, SIGBUS): null or wild
   arithmetic,          ///< an integer division by zero (SIGFPE)
   trap,                ///< __trap(), or a trap instruction (SIGILL)
+  misaligned_address,  ///< a load or store at an address not a multiple of its size (unmodified code)
 };
 
 /// A CUDA runtime error raised by the C++ API (launch validation, allocation, copies).
@@ -92,6 +93,7 @@ class kernel_error : public std::runtime_error {
       case fault_kind::out_of_bounds:
       case fault_kind::illegal_address: return cudaErrorIllegalAddress;
       case fault_kind::assertion: return cudaErrorAssert;
+      case fault_kind::misaligned_address: return cudaErrorMisalignedAddress;
       case fault_kind::shared_memory: return cudaErrorLaunchOutOfResources;
       default: return cudaErrorLaunchFailure;
     }
