@@ -33,31 +33,52 @@ namespace {
 
 void note(std::uintptr_t addr, std::size_t bytes, bool write, std::uintptr_t pc);
 
+/// The block of the kernel thread running here; null in host code.
+block_context* current_block() {
+  auto* t = static_cast<thread_record*>(detail::current_thread_);
+  return t != nullptr ? static_cast<block_context*>(t->block) : nullptr;
+}
+
+bool in_shared(block_context& b, std::uintptr_t addr) {
+  return addr - reinterpret_cast<std::uintptr_t>(b.shared.base()) < shared_memory::limit_bytes;
+}
+
+/// A fault of the access in the current kernel thread, reported after CUSIM_BREAK has stopped
+/// there; no return. Host code: returns.
+void fault_in_kernel(signal_fault& fault) {
+  block_context* b = current_block();
+  if (b == nullptr) return;
+  raw_access_fault& f = fault.access;
+  f.shared = in_shared(*b, f.address);
+  if (f.shared) {
+    f.shared_offset = f.address - reinterpret_cast<std::uintptr_t>(b->shared.base());
+    f.dynamic_bytes = b->shared.dynamic_bytes();
+  }
+  break_on_instrumented_fault(fault);  // CUSIM_BREAK: stop here, in the faulting thread, at its line
+  abandon_current_thread(fault);
+}
+
+signal_fault access_fault(std::uintptr_t addr, std::size_t bytes, bool write, std::uintptr_t pc) {
+  signal_fault fault;
+  fault.raw_access = true;
+  fault.access = {addr, static_cast<std::uint32_t>(bytes), write, pc, {}};
+  return fault;
+}
+
 [[gnu::noinline, gnu::cold]] void bad_access(std::uintptr_t addr, std::size_t bytes, bool write, std::uintptr_t pc) {
   if (arena_addressable(addr, bytes)) {  // it straddled two granules, each of them addressable
     if (detail::record_accesses.load(std::memory_order_relaxed)) note(addr, bytes, write, pc);
     return;
   }
-  signal_fault fault;
-  fault.raw_access = true;
-  fault.access = {addr, static_cast<std::uint32_t>(bytes), write, pc, {}};
-  if (detail::current_thread_ != nullptr) {
-    auto& b = *static_cast<block_context*>(static_cast<thread_record*>(detail::current_thread_)->block);
-    const std::uintptr_t offset = addr - reinterpret_cast<std::uintptr_t>(b.shared.base());
-    if (offset < shared_memory::limit_bytes) {
-      fault.access.shared = true;
-      fault.access.shared_offset = offset;
-      fault.access.dynamic_bytes = b.shared.dynamic_bytes();
-    }
-  }
-  if (!fault.access.shared) fault.access.owner = owner_near(addr);
-  break_on_instrumented_fault(fault);  // CUSIM_BREAK: stop here, in the faulting thread, at its line
-  abandon_current_thread(fault);  // no return from a kernel thread
-  static std::mutex mutex;
+  signal_fault fault = access_fault(addr, bytes, write, pc);
+  block_context* b = current_block();
+  if (b == nullptr || !in_shared(*b, addr)) fault.access.owner = owner_near(addr);
+  fault_in_kernel(fault);
+  static std::mutex mutex;  // host code: reported once per place, not followed by the checkers
   static std::unordered_set<std::uintptr_t> reported;
   std::lock_guard lock(mutex);
   if (reported.insert(pc).second) std::fputs(host_raw_access_message(fault.access).c_str(), stderr);
-}  // host code: not followed by the checkers
+}
 
 /// The source line of the access before `pc`, symbolised once per place.
 detail::source_location site_of(std::uintptr_t pc) {
@@ -76,10 +97,10 @@ detail::source_location site_of(std::uintptr_t pc) {
 /// CUSIM_CHECK=race and init, CUSIM_SCHEDULE=random: the access is a kernel thread's of the
 /// block's shared memory or of an allocation's (anything else, its stack say, is not followed).
 [[gnu::noinline]] void note(std::uintptr_t addr, std::size_t bytes, bool write, std::uintptr_t pc) {
-  if (detail::current_thread_ == nullptr) return;
-  auto& b = *static_cast<block_context*>(static_cast<thread_record*>(detail::current_thread_)->block);
+  block_context* b = current_block();
+  if (b == nullptr) return;
   memory_space space;
-  if (addr - reinterpret_cast<std::uintptr_t>(b.shared.base()) < shared_memory::limit_bytes) space = memory_space::shared;
+  if (in_shared(*b, addr)) space = memory_space::shared;
   else if (in_arena(reinterpret_cast<void*>(addr))) space = memory_space::global;
   else return;
   detail::note_access(reinterpret_cast<void*>(addr), bytes, space, site_of(pc), write);
@@ -90,16 +111,9 @@ detail::source_location site_of(std::uintptr_t pc) {
 /// code, which x86 lets do so, goes on to the usual check.
 [[gnu::noinline, gnu::cold]] void misaligned(std::uintptr_t addr, std::size_t bytes, bool write, std::size_t alignment,
                                               std::uintptr_t pc) {
-  if (detail::current_thread_ != nullptr) {
-    signal_fault fault;
-    fault.raw_access = true;
-    fault.access = {addr, static_cast<std::uint32_t>(bytes), write, pc, {}};
-    fault.access.misaligned = static_cast<std::uint32_t>(alignment);
-    auto& b = *static_cast<block_context*>(static_cast<thread_record*>(detail::current_thread_)->block);
-    fault.access.shared = addr - reinterpret_cast<std::uintptr_t>(b.shared.base()) < shared_memory::limit_bytes;
-    break_on_instrumented_fault(fault);
-    abandon_current_thread(fault);  // no return from a kernel thread
-  }
+  signal_fault fault = access_fault(addr, bytes, write, pc);
+  fault.access.misaligned = static_cast<std::uint32_t>(alignment);
+  fault_in_kernel(fault);
   const std::uintptr_t off = addr - arena.base.load(std::memory_order_relaxed);
   if (off < arena.bytes.load(std::memory_order_relaxed) && !arena_addressable(addr, bytes))
     return bad_access(addr, bytes, write, pc);
