@@ -561,15 +561,17 @@ class Driver:
         simulator. Fixed-size arrays (__shared__, local, __constant__, in structs) checked per axis:
         the compiler's bounds instrumentation (array_bounds.cpp). Raw pointers checked against their
         allocation: its address instrumentation in the kernel flavour, every access an outline call
-        and no redzones of its own (raw_access.cpp). Line tables, so that a report names the line of
-        the access (the user's -g, or -G, take precedence: they come later)."""
+        and no redzones of its own (raw_access.cpp); CUSIM_RAW_ADDRESS_CHECKS tells cusim's headers
+        (atomics.hpp). Line tables, so that a report names the line of the access (the user's -g,
+        or -G, take precedence: they come later)."""
         if "clang" in os.path.basename(self.cxx):
             return ["-fsanitize=array-bounds", "-fsanitize=kernel-address",
                     "-mllvm", "-asan-instrumentation-with-call-threshold=0",
-                    "-mllvm", "-asan-stack=0", "-mllvm", "-asan-globals=0", "-gline-tables-only"]
+                    "-mllvm", "-asan-stack=0", "-mllvm", "-asan-globals=0", "-gline-tables-only",
+                    "-DCUSIM_RAW_ADDRESS_CHECKS=1"]
         return ["-fsanitize=bounds", "-fsanitize=kernel-address", "-fsanitize-recover=kernel-address",
                 "-fno-sanitize-address-use-after-scope", "--param=asan-instrumentation-with-call-threshold=0",
-                "--param=asan-stack=0", "--param=asan-globals=0", "-g1"]
+                "--param=asan-stack=0", "--param=asan-globals=0", "-g1", "-DCUSIM_RAW_ADDRESS_CHECKS=1"]
 
     def version_defines(self):
         major, minor, build = CUDA_VERSION
