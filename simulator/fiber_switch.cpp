@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // cusim_jump_fcontext: see fiber_switch.hpp. Frame at the saved address, as Boost.Context lays
-// it out: +0x0 MXCSR and x87 control word (stored, for Boost.Context's own jump to load),
-// +0x8 r12, r13, r14, r15, rbx, rbp, +0x38 the return address.
+// it out: +0x0 MXCSR and x87 control word (for Boost.Context's own jump to load: the defaults,
+// 0x1f80 and 0x037f, which every fiber runs with, stored as constants rather than read with
+// stmxcsr/fnstcw), +0x8 r12, r13, r14, r15, rbx, rbp, +0x38 the return address.
 #include "fiber_switch.hpp"
 
 #if CUSIM_FAST_SWITCH
@@ -13,8 +14,8 @@ asm(R"(
     .align  16
 cusim_jump_fcontext:
     leaq    -0x38(%rsp), %rsp
-    stmxcsr (%rsp)
-    fnstcw  0x4(%rsp)
+    movl    $0x1f80, (%rsp)
+    movw    $0x037f, 0x4(%rsp)
     movq    %r12, 0x8(%rsp)
     movq    %r13, 0x10(%rsp)
     movq    %r14, 0x18(%rsp)
