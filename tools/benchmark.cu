@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 // cusim's benchmark suite: each kernel against a plain serial C++ loop doing the same work in the
 // same process, with one and with two workers (or the counts given), every result verified;
-// then launch overhead and memory over many launches and over a huge grid. Not a test.
+// then launch overhead and memory over many launches and over a huge grid. Not a test. When
+// hip_cpu_benchmark lies beside it (built when ../shared/anchors/hip-cpu is there), or --hip names
+// it, the same kernels on AMD HIP-CPU run in the same run, and each line adds HIP-CPU's time, its
+// ratio and cusim/HIP-CPU (cusim's time with the last worker count; HIP-CPU uses every core).
 //
-//   cusim_benchmark [--reps N] [--workers 1,2] [--csv FILE] [--quick]
+//   cusim_benchmark [--reps N] [--workers 1,2] [--csv FILE] [--quick] [--hip FILE | --no-hip]
 //
 // The default checks stay on in every figure (bounds, barrier divergence, deadlock); CUSIM_CHECK
 // in the environment adds the opt-in checkers. tools/plot_benchmark.py draws the CSV.
@@ -21,6 +24,7 @@
 #include <cstring>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -141,6 +145,7 @@ struct options {
   std::vector<unsigned> workers{1, 2};
   std::string csv;
   bool quick = false;  // smaller sizes, for a smoke run
+  std::string hip;     // hip_cpu_benchmark ("": beside this program, if there; "-": none)
 };
 
 options parse(int argc, char** argv) {
@@ -164,12 +169,44 @@ options parse(int argc, char** argv) {
       o.csv = value();
     } else if (a == "--quick") {
       o.quick = true;
+    } else if (a == "--hip") {
+      o.hip = value();
+    } else if (a == "--no-hip") {
+      o.hip = "-";
     } else {
-      std::fprintf(stderr, "usage: cusim_benchmark [--reps N] [--workers 1,2] [--csv FILE] [--quick]\n");
+      std::fprintf(stderr, "usage: cusim_benchmark [--reps N] [--workers 1,2] [--csv FILE] [--quick] [--hip FILE | --no-hip]\n");
       std::exit(2);
     }
   }
   return o;
+}
+
+/// HIP-CPU's time (ms) per kernel name, from hip_cpu_benchmark's lines; empty when there is none
+/// (a kernel it got wrong is left out).
+std::map<std::string, double> hip_cpu_times(const options& o, const char* argv0) {
+  std::string program = o.hip;
+  if (program == "-") return {};
+  if (program.empty()) {
+    const std::string self = argv0;
+    const std::size_t slash = self.rfind('/');
+    program = (slash == std::string::npos ? std::string(".") : self.substr(0, slash)) + "/hip_cpu_benchmark";
+    if (std::FILE* f = std::fopen(program.c_str(), "r")) std::fclose(f);
+    else return {};
+  }
+  const std::string cmd = program + " --reps " + std::to_string(o.reps) + (o.quick ? " --quick" : "");
+  std::map<std::string, double> times;
+  std::FILE* p = popen(cmd.c_str(), "r");
+  if (p == nullptr) return times;
+  char line[256];
+  while (std::fgets(line, sizeof line, p) != nullptr) {
+    std::stringstream fields(line);
+    std::string name, ms, verdict;
+    if (std::getline(fields, name, '\t') && std::getline(fields, ms, '\t') && std::getline(fields, verdict) &&
+        verdict.rfind("verified", 0) == 0)
+      times[name] = std::strtod(ms.c_str(), nullptr);
+  }
+  if (pclose(p) != 0) std::fprintf(stderr, "cusim_benchmark: %s failed or got a kernel wrong\n", cmd.c_str());
+  return times;
 }
 
 bool close_enough(const std::vector<float>& got, const std::vector<float>& want) {
@@ -292,17 +329,20 @@ int main(int argc, char** argv) {
                    [&] { return dbout.copy_to_host() == bref; }});
 
   // ---- run ----
+  const std::map<std::string, double> hip = hip_cpu_times(opt, argv[0]);
   const char* check = std::getenv("CUSIM_CHECK");
   std::printf("cusim benchmark: best of %d; default checks on (bounds, barrier divergence, deadlock)%s%s%s\n",
               opt.reps, check ? "; CUSIM_CHECK=" : "", check ? check : "", opt.quick ? "; --quick sizes" : "");
   std::printf("%-26s %10s", "kernel", "serial ms");
   for (unsigned w : opt.workers) std::printf("  %7s %2u %6s", "cusim ms", w, "ratio");
   if (opt.workers.size() >= 2) std::printf("  %8s", "speed-up");
+  if (!hip.empty()) std::printf("  %10s %6s %10s", "HIP-CPU ms", "ratio", "cusim/HIP");
   std::printf("  result\n");
 
   std::ostringstream csv;
   csv << "kernel,serial_ms";
   for (unsigned w : opt.workers) csv << ",cusim_ms_" << w << ",ratio_" << w;
+  if (!hip.empty()) csv << ",hip_cpu_ms,hip_cpu_ratio,cusim_over_hip_cpu";
   csv << ",verified\n";
   bool all_ok = true;
   for (const kernel_case& c : cases) {
@@ -322,6 +362,17 @@ int main(int argc, char** argv) {
       csv << ',' << s * 1e3 << ',' << s / serial;
     }
     if (sim.size() >= 2) std::printf("  %7.2fx", sim.front() / sim.back());
+    if (!hip.empty()) {
+      const auto h = hip.find(c.name);
+      if (h == hip.end()) {
+        std::printf("  %10s %6s %10s", "-", "-", "-");
+        csv << ",,,";
+      } else {
+        const double hip_s = h->second / 1e3;
+        std::printf("  %10.2f %6.2f %10.2f", h->second, hip_s / serial, sim.back() / hip_s);
+        csv << ',' << h->second << ',' << hip_s / serial << ',' << sim.back() / hip_s;
+      }
+    }
     std::printf("  %s\n", ok ? "verified" : "WRONG");
     csv << ',' << (ok ? "yes" : "no") << '\n';
   }
