@@ -147,21 +147,26 @@ void check_atomic_address(void* p, std::size_t bytes) {
 }
 }  // namespace cusim::detail
 
-// What the instrumentation calls: recoverable (the default of kernel-address) and not. Not in a
-// build of cusim under AddressSanitizer, whose runtime defines them and checks its own shadow.
+// What the instrumentation calls: recoverable (the default of kernel-address) and not, with the
+// parameter types of the compiler's own declarations (GCC declares them as built-ins whenever a
+// sanitizer is on). Not in a build of cusim under AddressSanitizer, whose runtime defines them and
+// checks its own shadow.
 #if !CUSIM_SIM_ASAN
+namespace {
+std::uintptr_t address(const void* p) { return reinterpret_cast<std::uintptr_t>(p); }
+}  // namespace
 #  define CUSIM_RAW_ACCESS(size)                                                                     \
-    extern "C" void __asan_load##size##_noabort(std::uintptr_t a) {                                  \
-      cusim::sim::check(a, size, false, __builtin_return_address(0), size < 8 ? size : 8);           \
+    extern "C" void __asan_load##size##_noabort(void* a) {                                           \
+      cusim::sim::check(address(a), size, false, __builtin_return_address(0), size < 8 ? size : 8);  \
     }                                                                                                \
-    extern "C" void __asan_store##size##_noabort(std::uintptr_t a) {                                 \
-      cusim::sim::check(a, size, true, __builtin_return_address(0), size < 8 ? size : 8);            \
+    extern "C" void __asan_store##size##_noabort(void* a) {                                          \
+      cusim::sim::check(address(a), size, true, __builtin_return_address(0), size < 8 ? size : 8);   \
     }                                                                                                \
-    extern "C" void __asan_load##size(std::uintptr_t a) {                                            \
-      cusim::sim::check(a, size, false, __builtin_return_address(0), size < 8 ? size : 8);           \
+    extern "C" void __asan_load##size(void* a) {                                                     \
+      cusim::sim::check(address(a), size, false, __builtin_return_address(0), size < 8 ? size : 8);  \
     }                                                                                                \
-    extern "C" void __asan_store##size(std::uintptr_t a) {                                           \
-      cusim::sim::check(a, size, true, __builtin_return_address(0), size < 8 ? size : 8);            \
+    extern "C" void __asan_store##size(void* a) {                                                    \
+      cusim::sim::check(address(a), size, true, __builtin_return_address(0), size < 8 ? size : 8);   \
     }
 CUSIM_RAW_ACCESS(1)
 CUSIM_RAW_ACCESS(2)
@@ -169,32 +174,36 @@ CUSIM_RAW_ACCESS(4)
 CUSIM_RAW_ACCESS(8)
 CUSIM_RAW_ACCESS(16)
 #  undef CUSIM_RAW_ACCESS
-extern "C" void __asan_loadN_noabort(std::uintptr_t a, std::size_t n) {
-  cusim::sim::check(a, n, false, __builtin_return_address(0));
+extern "C" void __asan_loadN_noabort(void* a, long n) {
+  cusim::sim::check(address(a), static_cast<std::size_t>(n), false, __builtin_return_address(0));
 }
-extern "C" void __asan_storeN_noabort(std::uintptr_t a, std::size_t n) {
-  cusim::sim::check(a, n, true, __builtin_return_address(0));
+extern "C" void __asan_storeN_noabort(void* a, long n) {
+  cusim::sim::check(address(a), static_cast<std::size_t>(n), true, __builtin_return_address(0));
 }
-extern "C" void __asan_loadN(std::uintptr_t a, std::size_t n) { cusim::sim::check(a, n, false, __builtin_return_address(0)); }
-extern "C" void __asan_storeN(std::uintptr_t a, std::size_t n) { cusim::sim::check(a, n, true, __builtin_return_address(0)); }
+extern "C" void __asan_loadN(void* a, long n) {
+  cusim::sim::check(address(a), static_cast<std::size_t>(n), false, __builtin_return_address(0));
+}
+extern "C" void __asan_storeN(void* a, long n) {
+  cusim::sim::check(address(a), static_cast<std::size_t>(n), true, __builtin_return_address(0));
+}
 // Before a call that does not return (a throw, abort): nothing to unpoison, there are no stack redzones.
 extern "C" void __asan_handle_no_return() {}
 // Around a file's dynamic initialisers (initialisation-order checking: not done).
-extern "C" void __asan_before_dynamic_init(const char*) {}
+extern "C" void __asan_before_dynamic_init(const void*) {}
 extern "C" void __asan_after_dynamic_init() {}
 // Clang's instrumentation calls these for memcpy, memmove and memset.
 extern "C" void* __asan_memcpy(void* dst, const void* src, std::size_t n) {
-  cusim::sim::check(reinterpret_cast<std::uintptr_t>(src), n, false, __builtin_return_address(0));
-  cusim::sim::check(reinterpret_cast<std::uintptr_t>(dst), n, true, __builtin_return_address(0));
+  cusim::sim::check(address(src), n, false, __builtin_return_address(0));
+  cusim::sim::check(address(dst), n, true, __builtin_return_address(0));
   return std::memcpy(dst, src, n);
 }
 extern "C" void* __asan_memmove(void* dst, const void* src, std::size_t n) {
-  cusim::sim::check(reinterpret_cast<std::uintptr_t>(src), n, false, __builtin_return_address(0));
-  cusim::sim::check(reinterpret_cast<std::uintptr_t>(dst), n, true, __builtin_return_address(0));
+  cusim::sim::check(address(src), n, false, __builtin_return_address(0));
+  cusim::sim::check(address(dst), n, true, __builtin_return_address(0));
   return std::memmove(dst, src, n);
 }
 extern "C" void* __asan_memset(void* dst, int c, std::size_t n) {
-  cusim::sim::check(reinterpret_cast<std::uintptr_t>(dst), n, true, __builtin_return_address(0));
+  cusim::sim::check(address(dst), n, true, __builtin_return_address(0));
   return std::memset(dst, c, n);
 }
 #endif
