@@ -44,14 +44,18 @@ void drop_unwound(ctx::fiber&& f) noexcept {
   new (&h.fiber) ctx::fiber(std::move(f));
 }
 
-/// Brings a suspended thread's record and the top of its fiber stack (the registers saved by the
-/// switch, the frames above it) into cache before the thread is resumed. Always inlined: as a
-/// call, GCC's IPA mod-ref pass finds it without side effects and deletes it (block_runner.o had
-/// no prefetcht0).
-[[gnu::always_inline]] inline void prefetch(const thread_record& t) noexcept {
-  const char* record = reinterpret_cast<const char*>(&t);
-  __builtin_prefetch(record);
-  __builtin_prefetch(record + 64);
+/// Brings a suspended thread's record into cache, ahead of prefetch_stack (which reads it). Always
+/// inlined, as prefetch_stack: as a call, GCC's IPA mod-ref pass finds it without side effects and
+/// deletes it (block_runner.o had no prefetcht0).
+[[gnu::always_inline]] inline void prefetch_record(const thread_record& t) noexcept {
+  __builtin_prefetch(reinterpret_cast<const char*>(&t));
+}
+
+/// Brings the top of a suspended thread's fiber stack (the registers saved by the switch, the
+/// frames above it) into cache before the thread is resumed. It reads the record's saved stack
+/// pointer: the record should be cached already (prefetch_record one thread earlier), or the
+/// prefetches wait for that load.
+[[gnu::always_inline]] inline void prefetch_stack(const thread_record& t) noexcept {
   const char* top = static_cast<const char*>(saved_registers(t.context));
   if (top == nullptr) return;
   for (int line = 0; line < 6; ++line) __builtin_prefetch(top + 64 * line);
@@ -147,7 +151,9 @@ void block_context::reset(block_runner& r, launch_state& l, std::uint64_t linear
   grid_dim = cfg.grid;
   nthreads = l.threads_per_block;
   next_unstarted = 0;
-  next_tid = {0, 0, 0};
+  next_xy = 0;
+  next_z = 0;
+  fast_next = l.checker == nullptr && !l.schedule_seed.has_value();
   waiting = 0;
   aborting = false;
   fault = nullptr;
@@ -159,7 +165,8 @@ void block_context::reset(block_runner& r, launch_state& l, std::uint64_t linear
   progress = progress_seen = idle_yields = 0;
   barrier_waiters.clear();
   barrier_divergent = false;
-  lanes.resize(nthreads);
+  lane_storage.resize(nthreads);
+  lanes = lane_storage.data();
   std::fill(std::begin(warp_arrived), std::end(warp_arrived), 0u);
   warp_waiting = 0;
   active_waiting = 0;
@@ -222,7 +229,10 @@ fiber_slot* block_runner::pop_ready() {
     b.ready.clear();
     b.ready_head = 0;
   } else {
-    prefetch(*b.ready[b.ready_head]);  // runs after t: its record and stack are cold
+    // Two stages, so that no prefetch waits for a load: the stack of the thread that runs after
+    // t (its record was fetched at the previous pop) and the record of the one after that.
+    prefetch_stack(*b.ready[b.ready_head]);
+    if (b.ready_head + 1 < b.ready.size()) prefetch_record(*b.ready[b.ready_head + 1]);
   }
   return static_cast<fiber_slot*>(t);
 }
@@ -235,7 +245,6 @@ fiber_slot& block_runner::start_fiber() {
   } else {
     slot = slots_.emplace_back(std::make_unique<fiber_slot>()).get();
   }
-  slot->abandoned = false;
   pooled_stack stack(&stacks_, &slot->stack);
   ctx::stack_context sctx;
   try {
@@ -273,13 +282,13 @@ void block_runner::switch_to(fiber_slot& target, fiber_slot& self) {
 void block_runner::after_switch(ctx::fiber&& from, void* fake) noexcept {
   fiber_slot* prev = from_;
   finish_switch(fake, prev->san);
-  if (prev->abandoned) {
+  if (abandoned_ != nullptr) [[unlikely]] {  // a runner field: the slot's own flag would be a cold line
+    prev = std::exchange(abandoned_, nullptr);
     // `from` is the signal handler's context on the alternate stack: it must never be resumed
     // or unwound. The faulted thread's stack itself is reused.
     drop_unwound(std::move(from));
     destroy_sanitizer_state(prev->san);
     stacks_.deallocate(prev->stack);
-    prev->abandoned = false;
     free_slots_.push_back(prev);
     return;
   }
@@ -307,18 +316,7 @@ ctx::fiber block_runner::fiber_main(fiber_slot& self, ctx::fiber&& caller) {
 void block_runner::enter_block(thread_record& t) { t.block = block_; }
 
 void block_runner::take_thread(thread_record& t) {
-  const dim3 block = block_->launch->config.block;
-  t.linear = block_->next_unstarted++;
-  t.thread_idx = block_->next_tid;
-  if (++block_->next_tid.x == block.x) {  // CUDA's order: x fastest
-    block_->next_tid.x = 0;
-    if (++block_->next_tid.y == block.y) {
-      block_->next_tid.y = 0;
-      ++block_->next_tid.z;
-    }
-  }
-  block_->lanes[t.linear] = &t;
-  t.polls = 0;
+  detail::start_next_thread(t, *block_);
   t.status = thread_status::running;
   t.wait = wait_kind::none;
   detail::current_thread_ = &t;
@@ -354,6 +352,7 @@ void block_runner::run_thread(thread_record& t) {
 void block_runner::fault(std::exception_ptr e) noexcept {
   if (!block_->fault) block_->fault = std::move(e);  // the first fault in the deterministic thread order
   block_->aborting = true;
+  block_->fast_next = false;
 }
 
 void block_runner::fault_from_exception(thread_record& t) noexcept {
@@ -453,6 +452,7 @@ int block_runner::sync_block(thread_record& self, detail::sync_op op, int predic
   block_->barrier_count += predicate != 0;
   block_->barrier_waiters.push_back(&self);
   park(self);
+  self.wait = wait_kind::none;  // a running thread waits for nothing (next_thread starts the next inline)
   return self.result;
 }
 
@@ -505,7 +505,7 @@ bool block_runner::complete_collective(thread_record& self) {
   thread_record* group[32] = {};
   for (unsigned m = mask & ~missing; m != 0; m &= m - 1) {
     const unsigned lane = static_cast<unsigned>(std::countr_zero(m));
-    thread_record* t = b.lanes[base + lane];
+    thread_record* t = b.lane(base + lane);
     if (t->op != self.op || t->mask != mask) return false;  // reported once nothing can run
     group[lane] = t;
   }
@@ -532,8 +532,10 @@ unsigned block_runner::active_mask(thread_record& self, const detail::source_loc
 }
 
 void block_runner::poll_yield(thread_record& self) {
-  if (block_->progress != block_->progress_seen) {
-    block_->progress_seen = block_->progress;
+  // Threads started count as progress too: the inline next_thread counts exits only that way.
+  const std::uint64_t progress = block_->progress + block_->next_unstarted;
+  if (progress != block_->progress_seen) {
+    block_->progress_seen = progress;
     block_->idle_yields = 0;
   } else if (++block_->idle_yields >= deadlock_yields) {
     raise_fault(spin_deadlock_error(self.thread_idx, self.block->block_idx, block_->waiting));
@@ -723,7 +725,7 @@ void block_runner::report_stuck_warp() {
         case block_context::lane_state::exited: return exited_lane_error(tid, ctaid, what, lane, strict, t->site);
         default: break;
       }
-      const thread_record& other = *b.lanes[j];
+      const thread_record& other = *b.lane(j);
       if (other.wait == wait_kind::block_barrier)
         return warp_waits_at_barrier_error(tid, ctaid, what, other.site, t->site);
       if (other.wait == wait_kind::warp_collective && (other.op != t->op || other.mask != t->mask))
@@ -749,8 +751,9 @@ void block_runner::abandon(thread_record& self, const signal_fault& fault) noexc
   block_->signalled = fault;
   self.status = thread_status::exited;
   block_->aborting = true;
+  block_->fast_next = false;
   fiber_slot& me = static_cast<fiber_slot&>(self);
-  me.abandoned = true;
+  abandoned_ = &me;
   from_ = &me;
   start_switch(scheduler_.san, nullptr);  // null: this fiber never runs again
   ctx::fiber unused;
@@ -762,7 +765,7 @@ void block_runner::abandon(thread_record& self, const signal_fault& fault) noexc
 
 namespace cusim::detail {
 
-bool next_thread() {
+bool finish_thread() {
   sim::thread_record& t = *static_cast<sim::thread_record*>(current_thread_);
   return sim::runner_of(t).next_thread(t);
 }

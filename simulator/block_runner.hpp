@@ -118,6 +118,7 @@ class block_runner : public debug_worker {
   std::vector<fiber_slot*> idle_;  // fibers parked with nothing to run, resumable for any block
   fiber_slot scheduler_;           // the worker's own stack
   fiber_slot* from_ = nullptr;     // who switched last: the resumed side stores its continuation
+  fiber_slot* abandoned_ = nullptr;  // left by a signal fault (abandon): never resumed, never unwound
 };
 
 }  // namespace cusim::sim

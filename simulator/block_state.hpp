@@ -42,7 +42,6 @@ struct alignas(64) thread_record : detail::sim_thread {
   wait_kind wait = wait_kind::none;
   int result = 0;  ///< what __syncthreads_count/_and/_or return
   unsigned mask = 0;
-  unsigned linear = 0;
   // A warp collective in progress (second cache line: only collectives touch it).
   detail::warp_op op = detail::warp_op::sync;
   int arg = 0;
@@ -55,7 +54,6 @@ struct alignas(64) thread_record : detail::sim_thread {
 /// A fiber: the thread it runs, and its stack.
 struct fiber_slot : thread_record {
   boost::context::stack_context stack{};
-  bool abandoned = false;  ///< left by a signal fault: never resumed, never unwound
   [[no_unique_address]] fiber_sanitizer_state san;  ///< what ASan and TSan know of it (empty without them)
 };
 
@@ -67,9 +65,6 @@ struct block_context : detail::block_info {
   launch_state* launch = nullptr;
   memory_checker* checker = nullptr;  // the launch's (null with race and init off)
   std::uint64_t linear = 0;
-  unsigned nthreads = 0;
-  unsigned next_unstarted = 0;
-  uint3 next_tid{};
   unsigned waiting = 0;  // threads parked at a barrier of either kind
   bool aborting = false;
   std::exception_ptr fault;
@@ -92,8 +87,9 @@ struct block_context : detail::block_info {
   bool barrier_divergent = false;
 
   // Warp collectives: the lanes of each warp waiting at one, and every started thread's record
-  // by linear index (a record whose `linear` no longer matches has moved on: that thread exited).
-  std::vector<thread_record*> lanes;
+  // by linear index (block_info::lanes points here; a record whose `linear` no longer matches has
+  // moved on: that thread exited).
+  std::vector<detail::sim_thread*> lane_storage;
   unsigned warp_arrived[1024 / 32] = {};
   unsigned warp_waiting = 0;    // threads parked at a warp collective
   unsigned active_waiting = 0;  // threads parked at __activemask
@@ -106,19 +102,22 @@ struct block_context : detail::block_info {
   /// Starts block `linear` of `launch` on `runner`.
   void reset(block_runner& runner, launch_state& launch, std::uint64_t linear);
 
+  /// The record that started thread `linear` (which may have moved on since).
+  thread_record* lane(unsigned linear) const noexcept { return static_cast<thread_record*>(lanes[linear]); }
+
   enum class lane_state { unstarted, live, exited, absent };
   /// What became of the thread with linear index `linear`.
   lane_state state_of(unsigned linear) const noexcept {
     if (linear >= nthreads) return lane_state::absent;
     if (linear >= next_unstarted) return lane_state::unstarted;
-    const thread_record* t = lanes[linear];
+    const thread_record* t = lane(linear);
     if (t->block != this || t->linear != linear || t->status == thread_status::exited) return lane_state::exited;
     return lane_state::live;
   }
   /// The live thread `linear` if it waits at a `kind` wait, else null.
   thread_record* waiting_at(unsigned linear, wait_kind kind) const noexcept {
     if (state_of(linear) != lane_state::live) return nullptr;
-    thread_record* t = lanes[linear];
+    thread_record* t = lane(linear);
     return t->status == thread_status::waiting && t->wait == kind ? t : nullptr;
   }
   thread_record* at_warp_collective(unsigned linear) const noexcept {

@@ -19,12 +19,7 @@ __global__ void record_indices(cusim::mdspan<unsigned, 2> out) {
   out(linear, 7) = gridDim.x * 100 + gridDim.y * 10 + gridDim.z;
 }
 
-TEST_CASE("built-ins describe every thread of a 3-D launch exactly once") {
-  const dim3 grid(3, 2, 2), block(4, 3, 2);
-  const unsigned n = 3 * 2 * 2 * 4 * 3 * 2;
-  cusim::device_array<unsigned, 2> out(n, 8);
-  cusim::launch(record_indices, grid, block, out);
-  auto h = out.copy_to_host();
+void check_indices(const std::vector<unsigned>& h, unsigned n) {
   for (unsigned linear = 0; linear < n; ++linear) {
     const unsigned t = linear % 24, b = linear / 24;
     CHECK(h[linear * 8 + 0] == t % 4);
@@ -36,6 +31,65 @@ TEST_CASE("built-ins describe every thread of a 3-D launch exactly once") {
     CHECK(h[linear * 8 + 6] == 432u);
     CHECK(h[linear * 8 + 7] == 322u);
   }
+}
+
+TEST_CASE("built-ins describe every thread of a 3-D launch exactly once") {
+  const dim3 grid(3, 2, 2), block(4, 3, 2);
+  const unsigned n = 3 * 2 * 2 * 4 * 3 * 2;
+  cusim::device_array<unsigned, 2> out(n, 8);
+  cusim::launch(record_indices, grid, block, out);
+  check_indices(out.copy_to_host(), n);
+}
+
+TEST_CASE("launch<kernel>, the kernel known at compile time, runs every thread of a 3-D launch exactly once") {
+  const dim3 grid(3, 2, 2), block(4, 3, 2);
+  const unsigned n = 3 * 2 * 2 * 4 * 3 * 2;
+  cusim::device_array<unsigned, 2> out(n, 8);
+  cusim::launch<record_indices>(grid, block, out);
+  check_indices(out.copy_to_host(), n);
+  cusim::device_array<unsigned, 2> again(n, 8);
+  cusim::launch<record_indices>(cusim::launch_config{grid, block}, again);
+  check_indices(again.copy_to_host(), n);
+}
+
+constexpr int inline_fault_line = __LINE__ + 3;
+__global__ void store_one_past(cusim::span<int> out) {
+  const int i = cusim::grid<1>();
+  out[i == 165 ? 1000 : i] = i;  // thread 37 of block 2 (block of 64) writes out of bounds
+}
+
+TEST_CASE("launch<kernel>: a fault in the inlined kernel names its thread, block and line") {
+  cusim::device_array<int> out(256);
+  const std::string msg = kernel_error_of([&] { cusim::launch<store_one_past>(4, 64, out); });
+  if constexpr (kernel_faults_are_checked)
+    CHECK(msg == "tid=[37, 0, 0] ctaid=[2, 0, 0]: index 1000 is out of bounds for axis 0 with size 256 (global array, "
+                 "kernels.cu:" + std::to_string(inline_fault_line) + ")");
+  cusim::device_array<int> next(256);
+  cusim::launch<store_one_past>(1, 64, next);  // the next launch works
+  CHECK(next.copy_to_host()[63] == 63);
+}
+
+// Odd threads return before the barrier (they count as arrived, as on a GPU); even threads
+// exchange values through shared memory across it.
+__global__ void early_exit_then_barrier(cusim::span<int> out) {
+  __shared__ cusim::shared_array<int, 128> s;
+  const unsigned t = threadIdx.x;
+  if (t % 2 == 1) {
+    out[blockIdx.x * blockDim.x + t] = -1;
+    return;
+  }
+  s[t] = static_cast<int>(t + blockIdx.x);
+  __syncthreads();
+  out[blockIdx.x * blockDim.x + t] = s[(t + 2) % blockDim.x];
+}
+
+TEST_CASE("launch<kernel>: threads exiting early before a barrier, and the threads after them, run right") {
+  cusim::device_array<int> out(3 * 128);
+  cusim::launch<early_exit_then_barrier>(3, 128, out);
+  const std::vector<int> h = out.copy_to_host();
+  for (unsigned b = 0; b < 3; ++b)
+    for (unsigned t = 0; t < 128; ++t)
+      CHECK(h[b * 128 + t] == (t % 2 ? -1 : static_cast<int>((t + 2) % 128 + b)));
 }
 
 __global__ void increment_by_one(cusim::span<int> a) {

@@ -5,6 +5,7 @@
 #include <cusim/config.hpp>
 #include <cusim/host/check.hpp>
 
+#include <type_traits>
 #include <utility>
 
 namespace cusim {
@@ -43,6 +44,23 @@ void launch(void (*kernel)(Params...), const launch_config& config, Args&&... ar
 template <class... Params, class... Args>
 void launch(void (*kernel)(Params...), dim3 grid, dim3 block, Args&&... args) {
   launch(kernel, launch_config{grid, block}, std::forward<Args>(args)...);
+}
+
+/// The same launches with the kernel known at compile time: `cusim::launch<vector_add>(blocks,
+/// threads, d_c, d_a, d_b)`. On the simulator the kernel is compiled into the loop over a block's
+/// threads, so a kernel without barriers runs each block as a plain loop; with every check kept.
+template <auto Kernel, class... Args>
+void launch(const launch_config& config, Args&&... args) {
+  static_assert(std::is_pointer_v<decltype(Kernel)> && std::is_function_v<std::remove_pointer_t<decltype(Kernel)>>,
+                "cusim::launch<kernel>: the template argument must be a __global__ function");
+  detail::launch_inline_impl<Kernel>(Kernel, config, false, std::forward<Args>(args)...);
+}
+
+/// Launches `Kernel` (known at compile time) on `grid` blocks of `block` threads on the default
+/// stream.
+template <auto Kernel, class... Args>
+void launch(dim3 grid, dim3 block, Args&&... args) {
+  launch<Kernel>(launch_config{grid, block}, std::forward<Args>(args)...);
 }
 
 /// Launches `kernel` with every block co-resident, so that it may call this_grid().sync()

@@ -40,6 +40,12 @@ void launch_impl(void (*kernel)(Params...), const launch_config& config, bool co
 #endif
 }
 
+/// cusim::launch<kernel>: on a GPU the same launch (the simulator inlines the kernel).
+template <auto Kernel, class... Params, class... Args>
+void launch_inline_impl(void (*)(Params...), const launch_config& config, bool cooperative, Args&&... args) {
+  launch_impl(Kernel, config, cooperative, std::forward<Args>(args)...);
+}
+
 /// The backend's part of cusim::synchronize: nothing before the CUDA call.
 inline void synchronize_impl(cudaStream_t) {}
 

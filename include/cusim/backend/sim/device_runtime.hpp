@@ -17,21 +17,34 @@
 
 namespace cusim::detail {
 
-/// What the threads of a block share: blockIdx, blockDim, gridDim, and a progress counter the
-/// deadlock detection reads. The simulator's block context derives from it.
+struct sim_thread;
+
+/// What the threads of a block share: blockIdx, blockDim, gridDim, a progress counter the
+/// deadlock detection reads, and the cursor over the threads not started yet, which the kernel's
+/// own thread loop advances inline (next_thread). The simulator's block context derives from it.
 struct block_info {
   uint3 block_idx;
   dim3 block_dim;
   dim3 grid_dim;
-  std::uint64_t progress;  ///< memory-modifying atomics, barrier arrivals and exits
+  std::uint64_t progress;  ///< memory-modifying atomics, barrier arrivals and exits (with next_unstarted)
+  unsigned nthreads;        ///< threads per block
+  unsigned next_unstarted;  ///< the linear index of the next thread to start
+  // Its threadIdx: x and y in one word (x in the low half), always read and written whole, since
+  // a narrower store before a wider load would defeat store-to-load forwarding (~10 cycles a
+  // thread on the thread loop's critical path); z apart.
+  std::uint64_t next_xy;
+  unsigned next_z;
+  bool fast_next;           ///< no checker, no random schedule, no fault: next_thread may start it inline
+  sim_thread** lanes;       ///< every started thread's record by linear index (nthreads of them)
 };
 
-/// The part of a simulated thread's state that inline kernel code reads. The simulator's
-/// thread record derives from it; one is current on each OS thread while a kernel runs. Small on
-/// purpose: with the scheduler's fields it fits one cache line.
+/// The part of a simulated thread's state that inline kernel code reads and writes. The
+/// simulator's thread record derives from it; one is current on each OS thread while a kernel
+/// runs. Small on purpose: with the scheduler's fields it fits one cache line.
 struct sim_thread {
   uint3 thread_idx;
-  unsigned polls;        ///< consecutive atomics of this thread that changed nothing
+  std::uint16_t linear;  ///< threadIdx as one index, x fastest (at most 1,024 threads a block)
+  std::uint16_t polls;   ///< consecutive atomics of this thread that changed nothing
   block_info* block;     ///< the block the thread belongs to
   const char* stack_lo;  ///< lowest usable address of the fiber stack
 };
@@ -46,9 +59,42 @@ inline sim_thread& this_thread() {
   return *t;
 }
 
-/// The current thread has returned from the kernel: finishes it and, while its block has threads
-/// not started yet, makes the next one current on the same fiber (true).
-bool next_thread();
+/// Makes `t` the block's next unstarted thread, in CUDA's order (x fastest).
+[[gnu::always_inline]] inline void start_next_thread(sim_thread& t, block_info& b) noexcept {
+  const unsigned linear = b.next_unstarted++;
+  t.linear = static_cast<std::uint16_t>(linear);
+  t.polls = 0;
+  const std::uint64_t xy = b.next_xy;
+  const unsigned x = static_cast<unsigned>(xy), y = static_cast<unsigned>(xy >> 32);
+  t.thread_idx = uint3{x, y, b.next_z};
+  if (x + 1 != b.block_dim.x) {
+    b.next_xy = xy + 1;
+  } else if (y + 1 != b.block_dim.y) {
+    b.next_xy = std::uint64_t{y + 1} << 32;
+  } else {
+    b.next_xy = 0;
+    ++b.next_z;
+  }
+  b.lanes[linear] = &t;
+}
+
+/// The simulator's next_thread: finishes the current thread (it flushes what the checkers
+/// gathered, counts the exit) and, while its block has threads not started yet, makes the next
+/// one current on the same fiber (true).
+bool finish_thread();
+
+/// The current thread has returned from the kernel: the next thread of its block, if any, runs
+/// on the same fiber (true). Inline while nothing needs the simulator (no checker, no random
+/// schedule, no fault, threads left): a barrier-free kernel runs a block as a plain loop.
+[[gnu::always_inline]] inline bool next_thread() {
+  sim_thread& t = *current_thread_;
+  block_info& b = *t.block;
+  if (b.fast_next && b.next_unstarted < b.nthreads) [[likely]] {
+    start_next_thread(t, b);  // the exit counts as progress through next_unstarted (no store here)
+    return true;
+  }
+  return finish_thread();
+}
 
 enum class sync_op : std::uint8_t { plain, count, all, any, grid };
 

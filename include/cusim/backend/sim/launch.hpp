@@ -48,6 +48,20 @@ struct kernel_closure {
     do std::apply(c->kernel, c->params);
     while (next_thread());
   }
+  /// `run` for a kernel known at compile time (`Kernel` is `kernel`), compiled into the loop over
+  /// the block's threads (cusim::launch<kernel>): flatten, since a kernel is rarely small enough
+  /// for the compiler to inline it by itself. What it calls is inlined too, where it can be.
+  template <auto Kernel>
+  [[gnu::flatten]] static void run_inline(void* p) {
+    run_calls<Kernel>(static_cast<kernel_closure*>(p)->params, std::index_sequence_for<Params...>{});
+  }
+  // A direct call of Kernel (through std::apply it stays a call through a pointer: not inlined).
+  template <auto Kernel, std::size_t... I>
+  [[gnu::always_inline]] static void run_calls(std::tuple<std::remove_cvref_t<Params>...>& params,
+                                              std::index_sequence<I...>) {
+    do Kernel(std::get<I>(params)...);
+    while (next_thread());
+  }
 };
 
 /// A kernel with its arguments bound, as a graph's kernel node keeps it: `params[i]` points at
@@ -64,9 +78,10 @@ using kernel_binder = bound_kernel (*)(const void* kernel, void** args);
 template <class... Params>
 struct binder_of {
   template <std::size_t... I>
-  static bound_kernel bind(std::shared_ptr<kernel_closure<Params...>> c, std::index_sequence<I...>) {
+  static bound_kernel bind(std::shared_ptr<kernel_closure<Params...>> c, std::index_sequence<I...>,
+                           void (*run)(void*) = &kernel_closure<Params...>::run) {
     std::vector<void*> params{static_cast<void*>(&std::get<I>(c->params))...};
-    return {&kernel_closure<Params...>::run, std::move(c), std::move(params)};
+    return {run, std::move(c), std::move(params)};
   }
   template <std::size_t... I>
   static bound_kernel from_pointers(const void* kernel, void** args, std::index_sequence<I...> seq) {
@@ -104,11 +119,11 @@ bool register_kernel_probe(Probe probe) {
   return true;
 }
 
-template <class... Params, class... Args>
-void launch_closure(void (*kernel)(Params...), const launch_config& config, bool cooperative, Args&&... args) {
-  using closure = kernel_closure<Params...>;
-  // Owned by the launch: a launch on a stream runs after this call returns.
-  std::shared_ptr<closure> c(new closure{kernel, std::tuple<std::remove_cvref_t<Params>...>(std::forward<Args>(args)...)});
+/// Launches the closure `c` of `kernel` (or a kernel_closure derived from it), whose threads
+/// `run` runs.
+template <class... Params>
+void launch_bound(void (*kernel)(Params...), std::shared_ptr<kernel_closure<Params...>> c, void (*run)(void*),
+                  const launch_config& config, bool cooperative) {
   const void* key = reinterpret_cast<const void*>(kernel);
   // The last kernel of this signature seen is registered already: most launches skip the lookup.
   static std::atomic<const void*> registered{nullptr};
@@ -117,8 +132,23 @@ void launch_closure(void (*kernel)(Params...), const launch_config& config, bool
     registered.store(key, std::memory_order_relaxed);
   }
   if (config.stream != nullptr && stream_is_capturing(config.stream))
-    return capture_kernel(key, config, cooperative, binder_of<Params...>::bind(std::move(c), std::index_sequence_for<Params...>{}));
-  launch_kernel(config, &closure::run, std::move(c), cooperative, key);
+    return capture_kernel(key, config, cooperative,
+                          binder_of<Params...>::bind(std::move(c), std::index_sequence_for<Params...>{}, run));
+  launch_kernel(config, run, std::move(c), cooperative, key);
+}
+
+template <class... Params, class... Args>
+void launch_closure(void (*kernel)(Params...), void (*run)(void*), const launch_config& config, bool cooperative,
+                    Args&&... args) {
+  using closure = kernel_closure<Params...>;
+  // Owned by the launch: a launch on a stream runs after this call returns.
+  std::shared_ptr<closure> c(new closure{kernel, std::tuple<std::remove_cvref_t<Params>...>(std::forward<Args>(args)...)});
+  launch_bound(kernel, std::move(c), run, config, cooperative);
+}
+
+template <class... Params, class... Args>
+void launch_closure(void (*kernel)(Params...), const launch_config& config, bool cooperative, Args&&... args) {
+  launch_closure(kernel, &kernel_closure<Params...>::run, config, cooperative, std::forward<Args>(args)...);
 }
 
 /// cudaLaunchKernel / cudaLaunchCooperativeKernel: `args[i]` points at the i-th parameter.
@@ -142,6 +172,12 @@ namespace detail {
 template <class... Params, class... Args>
 void launch_impl(void (*kernel)(Params...), const launch_config& config, bool cooperative, Args&&... args) {
   launch_closure(kernel, config, cooperative, std::forward<Args>(args)...);
+}
+/// The backend's launch with the kernel known at compile time: cusim::launch<kernel>.
+template <auto Kernel, class... Params, class... Args>
+void launch_inline_impl(void (*)(Params...), const launch_config& config, bool cooperative, Args&&... args) {
+  launch_closure(Kernel, &kernel_closure<Params...>::template run_inline<Kernel>, config, cooperative,
+                 std::forward<Args>(args)...);
 }
 /// The backend's part of cusim::synchronize: the kernel fault the stream keeps, as kernel_error.
 inline void synchronize_impl(cudaStream_t stream) { rethrow_stream_fault(stream); }

@@ -41,29 +41,54 @@ bool mark_unmodified_program() noexcept;
 /// program only: a cusim API program gets its faults as exceptions and nothing on stderr.
 void report_c_api_kernel_fault(const std::exception_ptr& fault);
 
+/// A kernel's closure whose threads run through the driver's `call` of the kernel, which names the
+/// kernel in the program's own source: the compiler can inline it into the loop over a block's
+/// threads, as cusim::launch<kernel> does.
+template <class Call, class... Params>
+struct chevron_closure : kernel_closure<Params...> {
+  Call call;
+
+  [[gnu::flatten]] static void run(void* p) {  // flatten: see kernel_closure::run_inline
+    auto* c = static_cast<chevron_closure*>(static_cast<kernel_closure<Params...>*>(p));
+    do std::apply(c->call, c->params);
+    while (next_thread());
+  }
+};
+
 /// The callable `kernel<<<g, b, s, st>>>` becomes: calling it with the kernel's arguments (converted
 /// to its parameters as by a call of the kernel) launches it.
-template <class... Params>
+template <class Call, class... Params>
 class chevron_launcher {
  public:
-  chevron_launcher(void (*kernel)(Params...), const launch_config& config) : kernel_(kernel), config_(config) {}
+  chevron_launcher(void (*kernel)(Params...), Call call, const launch_config& config)
+      : kernel_(kernel), call_(std::move(call)), config_(config) {}
 
   void operator()(Params... args) const {
     struct packed {
-      void (*kernel)(Params...);
+      const chevron_launcher* self;
       std::tuple<Params&...> args;
-    } p{kernel_, std::tuple<Params&...>(args...)};
+    } p{this, std::tuple<Params&...>(args...)};
     chevron_launch(
         config_,
         [](const launch_config& config, void* data) {
           auto* q = static_cast<packed*>(data);
-          std::apply([&](Params&... a) { launch_closure(q->kernel, config, false, std::move(a)...); }, q->args);
+          using closure = chevron_closure<Call, Params...>;
+          std::apply(
+              [&](Params&... a) {
+                // Owned by the launch: a launch on a stream runs after this call returns.
+                std::shared_ptr<closure> c(new closure{
+                    {q->self->kernel_, std::tuple<std::remove_cvref_t<Params>...>(std::move(a)...)}, q->self->call_});
+                launch_bound(q->self->kernel_, std::shared_ptr<kernel_closure<Params...>>(std::move(c)), &closure::run,
+                             config, false);
+              },
+              q->args);
         },
         &p);
   }
 
  private:
   void (*kernel_)(Params...);
+  Call call_;
   launch_config config_;
 };
 
@@ -83,7 +108,7 @@ struct call_closure {
   Call call;
   std::tuple<Args...> args;
 
-  static void run(void* p) {
+  [[gnu::flatten]] static void run(void* p) {  // flatten: see kernel_closure::run_inline
     auto* c = static_cast<call_closure*>(p);
     do std::apply(c->call, c->args);
     while (next_thread());
@@ -106,7 +131,7 @@ struct chevron_config {
       // known by its address (graph nodes, what the simulator learns of it).
       using pointer = decltype(probe(0));
       if constexpr (std::is_invocable_v<pointer, Args...>) {
-        chevron_launcher(probe(0), config)(std::forward<Args>(args)...);
+        chevron_launcher(probe(0), std::move(call), config)(std::forward<Args>(args)...);
         return;
       }
     }
