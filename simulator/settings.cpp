@@ -41,7 +41,8 @@ unsigned long from_env(const char* name, unsigned long lo, unsigned long hi, uns
 }  // namespace
 
 unsigned worker_count() {
-  const unsigned cores = std::thread::hardware_concurrency();
+  // Once: glibc reads /sys/devices/system/cpu/online for it, which was most of an empty launch.
+  static const unsigned cores = std::thread::hardware_concurrency();
   return static_cast<unsigned>(from_env("CUSIM_WORKERS", 1, 4096, cores == 0 ? 1 : cores, "all cores"));
 }
 
