@@ -18,6 +18,18 @@
 #include <utility>
 #include <vector>
 
+// The loop over a block's threads: the kernel compiled into it where the compiler can (flatten:
+// a kernel is rarely small enough to be inlined otherwise), and the loop's own bookkeeping never
+// instrumented by the raw-pointer checks that the nvcc driver turns on (-fsanitize=kernel-address)
+// or by AddressSanitizer: those check the program's accesses, not the simulator's. An
+// instrumented kernel is then called rather than inlined, as the compilers do not inline across
+// differing sanitizer settings.
+#if defined(__clang__)
+#  define CUSIM_THREAD_LOOP [[gnu::flatten]] __attribute__((no_sanitize("address", "kernel-address")))
+#else
+#  define CUSIM_THREAD_LOOP [[gnu::flatten, gnu::no_sanitize_address]]
+#endif
+
 namespace cusim {
 
 namespace detail {
@@ -43,16 +55,15 @@ struct kernel_closure {
   void (*kernel)(Params...);
   std::tuple<std::remove_cvref_t<Params>...> params;
 
-  static void run(void* p) {
+  CUSIM_THREAD_LOOP static void run(void* p) {
     auto* c = static_cast<kernel_closure*>(p);
     do std::apply(c->kernel, c->params);
     while (next_thread());
   }
   /// `run` for a kernel known at compile time (`Kernel` is `kernel`), compiled into the loop over
-  /// the block's threads (cusim::launch<kernel>): flatten, since a kernel is rarely small enough
-  /// for the compiler to inline it by itself. What it calls is inlined too, where it can be.
+  /// the block's threads (cusim::launch<kernel>).
   template <auto Kernel>
-  [[gnu::flatten]] static void run_inline(void* p) {
+  CUSIM_THREAD_LOOP static void run_inline(void* p) {
     run_calls<Kernel>(static_cast<kernel_closure*>(p)->params, std::index_sequence_for<Params...>{});
   }
   // A direct call of Kernel (through std::apply it stays a call through a pointer: not inlined).

@@ -48,7 +48,7 @@ template <class Call, class... Params>
 struct chevron_closure : kernel_closure<Params...> {
   Call call;
 
-  [[gnu::flatten]] static void run(void* p) {  // flatten: see kernel_closure::run_inline
+  CUSIM_THREAD_LOOP static void run(void* p) {
     auto* c = static_cast<chevron_closure*>(static_cast<kernel_closure<Params...>*>(p));
     do std::apply(c->call, c->params);
     while (next_thread());
@@ -108,7 +108,7 @@ struct call_closure {
   Call call;
   std::tuple<Args...> args;
 
-  [[gnu::flatten]] static void run(void* p) {  // flatten: see kernel_closure::run_inline
+  CUSIM_THREAD_LOOP static void run(void* p) {
     auto* c = static_cast<call_closure*>(p);
     do std::apply(c->call, c->args);
     while (next_thread());
