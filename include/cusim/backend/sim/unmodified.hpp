@@ -75,11 +75,15 @@ class chevron_launcher {
           using closure = chevron_closure<Call, Params...>;
           std::apply(
               [&](Params&... a) {
-                // Owned by the launch: a launch on a stream runs after this call returns.
-                std::shared_ptr<closure> c(new closure{
-                    {q->self->kernel_, std::tuple<std::remove_cvref_t<Params>...>(std::move(a)...)}, q->self->call_});
-                launch_bound(q->self->kernel_, std::shared_ptr<kernel_closure<Params...>>(std::move(c)), &closure::run,
-                             config, false);
+                if constexpr (std::is_same_v<Call, std::nullptr_t>) {
+                  launch_closure(q->self->kernel_, config, false, std::move(a)...);
+                } else {
+                  // Owned by the launch: a launch on a stream runs after this call returns.
+                  std::shared_ptr<closure> c(new closure{
+                      {q->self->kernel_, std::tuple<std::remove_cvref_t<Params>...>(std::move(a)...)}, q->self->call_});
+                  launch_bound(q->self->kernel_, std::shared_ptr<kernel_closure<Params...>>(std::move(c)),
+                               &closure::run, config, false);
+                }
               },
               q->args);
         },
@@ -131,7 +135,15 @@ struct chevron_config {
       // known by its address (graph nodes, what the simulator learns of it).
       using pointer = decltype(probe(0));
       if constexpr (std::is_invocable_v<pointer, Args...>) {
+#if defined(CUSIM_RAW_ADDRESS_CHECKS)
+        // The driver's raw-pointer checks instrument the kernel, which then cannot be inlined into
+        // the uninstrumented thread loop (CUSIM_THREAD_LOOP): one loop per kernel signature
+        // (call = nullptr), as a loop per launch site would only cost build time (twice as long
+        // for the cuda-samples' template-heavy reduction).
+        chevron_launcher(probe(0), nullptr, config)(std::forward<Args>(args)...);
+#else
         chevron_launcher(probe(0), std::move(call), config)(std::forward<Args>(args)...);
+#endif
         return;
       }
     }
