@@ -90,6 +90,8 @@ class block_runner : public debug_worker {
   CUSIM_SIM_HOT void run_thread(thread_record& t);
   CUSIM_SIM_HOT void finish_thread(thread_record& t);
   CUSIM_SIM_HOT void park(thread_record& self);
+  CUSIM_SIM_HOT void mark_waiting(thread_record& self);
+  CUSIM_SIM_HOT void run_next(thread_record& self, fiber_slot* next);
   CUSIM_SIM_HOT void make_ready(thread_record& t);
   CUSIM_SIM_HOT void flush_accesses(thread_record& self);
   void shuffle_point(thread_record& self);

@@ -40,7 +40,11 @@ struct alignas(64) thread_record : detail::sim_thread {
   detail::source_location site{};  ///< where it waits
   thread_status status = thread_status::exited;
   wait_kind wait = wait_kind::none;
-  int result = 0;  ///< what __syncthreads_count/_and/_or return
+  /// The block's barrier_generation when it arrived at a __syncthreads: once the block's has
+  /// moved on, the barrier has released it and it waits only for its turn to run ("ready"). A
+  /// release touches no waiter's record.
+  std::uint16_t generation = 0;
+  int result = 0;  ///< what the lane's warp collective returns as a predicate
   unsigned mask = 0;
   // A warp collective in progress (second cache line: only collectives touch it).
   detail::warp_op op = detail::warp_op::sync;
@@ -65,7 +69,8 @@ struct block_context : detail::block_info {
   launch_state* launch = nullptr;
   memory_checker* checker = nullptr;  // the launch's (null with race and init off)
   std::uint64_t linear = 0;
-  unsigned waiting = 0;  // threads parked at a barrier of either kind
+  unsigned waiting = 0;  // threads parked at a barrier of either kind, not released yet
+  unsigned live = 0;     // threads started and not exited (a thread that exits into the next keeps it)
   bool aborting = false;
   std::exception_ptr fault;
   std::uint64_t progress_seen = 0;  // progress at the last unproductive yield
@@ -85,6 +90,8 @@ struct block_context : detail::block_info {
   detail::sync_op barrier_op = detail::sync_op::plain;
   int barrier_count = 0;
   bool barrier_divergent = false;
+  int barrier_result = 0;                  // what the last released __syncthreads_count/_and/_or returns
+  std::uint16_t barrier_generation = 0;    // releases so far (mod 2^16): see thread_record::generation
 
   // Warp collectives: the lanes of each warp waiting at one, and every started thread's record
   // by linear index (block_info::lanes points here; a record whose `linear` no longer matches has

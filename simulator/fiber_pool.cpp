@@ -20,14 +20,14 @@ void stack_pool::trim(std::size_t keep) noexcept {
 }
 
 stack_pool::~stack_pool() {
-  for (const auto& [base, length] : lengths_) ::munmap(base, length);  // free and in-use stacks
+  for (const auto& [guard, mapping] : lengths_) ::munmap(mapping.first, mapping.second);  // free and in-use stacks
 }
 
 void stack_pool::unmap(const boost::context::stack_context& s) noexcept {
-  char* base = static_cast<char*>(s.sp) - s.size - fiber_guard_bytes;
-  auto it = lengths_.find(base);
+  char* guard = static_cast<char*>(s.sp) - s.size - fiber_guard_bytes;
+  auto it = lengths_.find(guard);
   if (it == lengths_.end()) return;
-  ::munmap(base, it->second);
+  ::munmap(it->second.first, it->second.second);
   lengths_.erase(it);
 }
 
@@ -44,34 +44,37 @@ boost::context::stack_context stack_pool::allocate() {
     free_.pop_back();
     return s;
   }
-  const std::size_t total = bytes_ + fiber_guard_bytes;
-  void* base = ::mmap(nullptr, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK,
-                      -1, 0);
+  // The colour: the top's cache line within fiber_colour_span, as whole pages below the guard
+  // (unused) and lines above the usable bytes, so that the guard stays right below them and
+  // every stack has the bytes asked for, and less than a page more.
+  const std::size_t slot = mapped_++ * 11 % (fiber_colour_span / 64);
+  const std::size_t lead = slot / 64 * 4096, lines = slot % 64 * 64;
+  const std::size_t total = fiber_colour_span + fiber_guard_bytes + bytes_;
+  char* base = static_cast<char*>(
+      ::mmap(nullptr, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0));
   if (base == MAP_FAILED) throw std::bad_alloc();
+  char* guard = base + lead;
   // A guard region (Linux 6.13+) keeps the stack in the same VMA as its neighbours, so the
   // number of stacks is not limited by vm.max_map_count (65530: about 32k mprotect'ed stacks,
   // fewer than a large cooperative launch keeps resident). Older kernels get a PROT_NONE page.
-  if (::madvise(base, fiber_guard_bytes, madv_guard_install) != 0 && ::mprotect(base, fiber_guard_bytes, PROT_NONE) != 0) {
+  if (::madvise(guard, fiber_guard_bytes, madv_guard_install) != 0 && ::mprotect(guard, fiber_guard_bytes, PROT_NONE) != 0) {
     ::munmap(base, total);
     throw std::bad_alloc();
   }
-  // Lowering the top by the colour and shrinking the size by as much keeps `sp - size` at the
-  // start of the usable region, which is what unmap() and the guard check rely on.
-  const std::size_t colour = (mapped_++ * 11 * 64) % fiber_colour_span;
   try {
-    lengths_.emplace(static_cast<char*>(base), total);
+    lengths_.emplace(guard, std::pair{base, total});
   } catch (...) {
     ::munmap(base, total);
     throw;
   }
   boost::context::stack_context s;
-  s.size = bytes_ - colour;
-  s.sp = static_cast<char*>(base) + total - colour;
+  s.size = bytes_ + lines;
+  s.sp = guard + fiber_guard_bytes + s.size;
   return s;
 }
 
 void stack_pool::deallocate(boost::context::stack_context& sctx) noexcept {
-  if (sctx.size > bytes_ || sctx.size + fiber_colour_span <= bytes_) {  // mapped before a size change
+  if (sctx.size < bytes_ || sctx.size >= bytes_ + 4096) {  // mapped before a size change
     unmap(sctx);
     return;
   }

@@ -205,6 +205,8 @@ def _describe(runner, ctx, linear):
             previous.switch()
         return "running", _frame_line(frame) if frame else "?"
     where = _site(rec)
+    if status == 3 and int(rec["wait"]) == 1 and int(rec["generation"]) != int(ctx["barrier_generation"]):
+        status = 2  # its __syncthreads has released it: it waits only for its turn to run
     if status == 3:
         return "%s %s" % (_WAIT.get(int(rec["wait"]), "waiting"), where), _fiber_line(runner, rec)
     return _STATUS.get(status, "?"), _fiber_line(runner, rec)

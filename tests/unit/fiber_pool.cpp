@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <set>
+#include <vector>
 
 using cusim::sim::fiber_guard_bytes;
 using cusim::sim::stack_pool;
@@ -19,7 +21,8 @@ TEST_CASE("a pooled stack has the requested usable bytes, writable from its top 
   stack_pool pool;
   pool.set_stack_bytes(64 * 1024);
   boost::context::stack_context s = pool.allocate();
-  CHECK(s.size == 64 * 1024);
+  CHECK(s.size >= 64 * 1024);  // and less than a page more: the top's colour within its page
+  CHECK(s.size < 64 * 1024 + 4096);
   char* top = static_cast<char*>(s.sp);
   std::memset(top - s.size, 0x5a, s.size);  // every usable byte is mapped and writable
   CHECK(top[-1] == 0x5a);
@@ -36,6 +39,22 @@ TEST_CASE("freed stacks are reused, and stack tops are staggered across cache se
   CHECK(c.sp == a_top);
   pool.deallocate(b);
   pool.deallocate(c);
+}
+
+TEST_CASE("the tops of 1,024 stacks fall into more than half of the sets of a 512 KiB 8-way cache") {
+  // Such a cache maps an address to one of 1,024 sets by bits 6-15. Tops staggered over only
+  // 32 KiB share 512 sets, eight per set: as many ways as the cache has, before any other data.
+  stack_pool pool;
+  pool.set_stack_bytes(16 * 1024);
+  std::vector<boost::context::stack_context> stacks;
+  std::set<std::uintptr_t> sets;
+  for (int i = 0; i < 1024; ++i) {
+    stacks.push_back(pool.allocate());
+    sets.insert(reinterpret_cast<std::uintptr_t>(stacks.back().sp) / 64 % 1024);
+    CHECK(stacks.back().size >= 16 * 1024);
+  }
+  CHECK(sets.size() > 512);
+  for (auto& s : stacks) pool.deallocate(s);
 }
 
 TEST_CASE("the guard region lies right below the usable bytes: touching it faults") {
