@@ -298,7 +298,7 @@ int main(int argc, char** argv) {
   cases.push_back({"block reduction 2^24", serial_sums,
                    [&] { cusim::launch<block_reduce>(nr / RED, RED, drx, dpartial); },
                    [&] { return dpartial.copy_to_host() == rref; }});  // small integers: exact
-  cases.push_back({"block reduction, loops by hand", serial_sums,
+  cases.push_back({"block reduction (loops by hand)", serial_sums,
                    [&] { cusim::launch<block_reduce_phases>(nr / RED, 1, drx, dpartial); },
                    [&] { return dpartial.copy_to_host() == rref; }});
   cases.push_back({"warp-shuffle reduce 2^24", serial_sums,
