@@ -12,6 +12,7 @@
 // in the environment adds the opt-in checkers. tools/plot_benchmark.py draws the CSV.
 #include <cusim/cusim.hpp>
 
+#include "benchmark_reference.hpp"
 #include "histogram_kernel.hpp"
 #include "matmul_kernels.hpp"
 
@@ -31,10 +32,10 @@
 
 namespace {
 
-constexpr int RED = 256;            // block size of the reductions and the histogram
-constexpr int ST = 16;              // stencil tile
-constexpr int BIG = 1024;           // threads per block of the barrier-heavy kernel
-constexpr int BIG_ROUNDS = 32;      // its rounds (two __syncthreads each)
+using bench::BIG;
+using bench::BIG_ROUNDS;
+using bench::RED;
+using bench::ST;
 
 __global__ void vector_add(cusim::span<float> c, cusim::span<const float> a, cusim::span<const float> b) {
   const int i = cusim::grid<1>();
@@ -233,13 +234,6 @@ std::map<std::string, double> hip_cpu_times(const options& o, const char* argv0)
   return times;
 }
 
-bool close_enough(const std::vector<float>& got, const std::vector<float>& want) {
-  if (got.size() != want.size()) return false;
-  for (std::size_t i = 0; i < got.size(); ++i)
-    if (std::fabs(got[i] - want[i]) > 1e-3f * (1 + std::fabs(want[i]))) return false;
-  return true;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -248,53 +242,40 @@ int main(int argc, char** argv) {
   std::vector<kernel_case> cases;
 
   // vector add, 2^24 floats, block 256
-  const int nv = (1 << 24) >> shift;
+  const int nv = bench::vector_size(shift);
   std::vector<float> va(nv), vb(nv), vref(nv);
-  for (int i = 0; i < nv; ++i) va[i] = 0.5f * static_cast<float>(i % 1000), vb[i] = static_cast<float>(i % 77);
+  bench::vector_inputs(va, vb);
   auto dva = cusim::to_device(va), dvb = cusim::to_device(vb);
   cusim::device_array<float> dvc(nv);
-  cases.push_back({"vector add 2^24", [&] { for (int i = 0; i < nv; ++i) vref[i] = va[i] + vb[i]; },
+  cases.push_back({"vector add 2^24", [&] { bench::vector_add(va, vb, vref); },
                    [&] { cusim::launch<vector_add>(nv / 256, 256, dvc, dva, dvb); },
                    [&] { return dvc.copy_to_host() == vref; }});
   // The same launch through the kernel's address, which the simulator cannot inline.
-  cases.push_back({"vector add 2^24 (pointer)", [&] { for (int i = 0; i < nv; ++i) vref[i] = va[i] + vb[i]; },
+  cases.push_back({"vector add 2^24 (pointer)", [&] { bench::vector_add(va, vb, vref); },
                    [&] { cusim::launch(vector_add, nv / 256, 256, dvc, dva, dvb); },
                    [&] { return dvc.copy_to_host() == vref; }});
 
   // matmul 512 (naive and 16x16 tiled)
-  const int n = 512 >> (shift / 2);
+  const int n = bench::matrix_side(shift);
   std::vector<float> ma(n * n), mb(n * n), mref(n * n);
-  for (int i = 0; i < n * n; ++i) ma[i] = static_cast<float>(i % 17) * 0.25f, mb[i] = static_cast<float>(i % 13) - 6;
+  bench::matrix_inputs(ma, mb);
   auto dA = cusim::to_device(ma, n, n), dB = cusim::to_device(mb, n, n);
   cusim::device_array<float, 2> dC(n, n);
-  auto serial_matmul = [&] {
-    for (int i = 0; i < n; ++i)
-      for (int j = 0; j < n; ++j) {
-        float acc = 0;
-        for (int k = 0; k < n; ++k) acc += ma[i * n + k] * mb[k * n + j];
-        mref[i * n + j] = acc;
-      }
-  };
+  auto serial_matmul = [&] { bench::matmul(n, ma, mb, mref); };
   cases.push_back({"naive matmul 512", serial_matmul,
                    [&] { cusim::launch<matmul_naive>(dim3(n / 16, n / 16), dim3(16, 16), dA, dB, dC); },
-                   [&] { return close_enough(dC.copy_to_host(), mref); }});
+                   [&] { return bench::close_enough(dC.copy_to_host(), mref); }});
   cases.push_back({"tiled matmul 512", serial_matmul,
                    [&] { cusim::launch<matmul_tiled>(dim3(n / TPB, n / TPB), dim3(TPB, TPB), dA, dB, dC); },
-                   [&] { return close_enough(dC.copy_to_host(), mref); }});
+                   [&] { return bench::close_enough(dC.copy_to_host(), mref); }});
 
   // reductions, 2^24 floats, block 256: one partial sum per block
-  const int nr = (1 << 24) >> shift;
-  std::vector<float> rx(nr), rref(nr / RED);
-  for (int i = 0; i < nr; ++i) rx[i] = static_cast<float>(i % 8);
+  const int nr = bench::reduction_size(shift);
+  const std::vector<float> rx = bench::reduction_input(nr);
+  std::vector<float> rref(nr / RED);
   auto drx = cusim::to_device(rx);
   cusim::device_array<float> dpartial(nr / RED);
-  auto serial_sums = [&] {
-    for (int b = 0; b < nr / RED; ++b) {
-      float s = 0;
-      for (int i = 0; i < RED; ++i) s += rx[b * RED + i];
-      rref[b] = s;
-    }
-  };
+  auto serial_sums = [&] { bench::block_sums(rx, rref); };
   cases.push_back({"block reduction 2^24", serial_sums,
                    [&] { cusim::launch<block_reduce>(nr / RED, RED, drx, dpartial); },
                    [&] { return dpartial.copy_to_host() == rref; }});  // small integers: exact
@@ -306,32 +287,21 @@ int main(int argc, char** argv) {
                    [&] { return dpartial.copy_to_host() == rref; }});
 
   // 2-D 5-point stencil 512^2, 16x16 tiles with a shared halo
-  std::vector<float> sgrid(n * n), sref(n * n);
-  for (int i = 0; i < n * n; ++i) sgrid[i] = static_cast<float>((i * 7) % 23) * 0.5f;
+  const std::vector<float> sgrid = bench::stencil_input(n);
+  std::vector<float> sref(n * n);
   auto dsin = cusim::to_device(sgrid, n, n);
   cusim::device_array<float, 2> dsout(n, n);
-  cases.push_back({"2-D stencil 512^2",
-                   [&] {
-                     auto at = [&](int i, int j) { return i >= 0 && i < n && j >= 0 && j < n ? sgrid[i * n + j] : 0.0f; };
-                     for (int i = 0; i < n; ++i)
-                       for (int j = 0; j < n; ++j)
-                         sref[i * n + j] = 0.2f * (at(i, j) + at(i - 1, j) + at(i + 1, j) + at(i, j - 1) + at(i, j + 1));
-                   },
+  cases.push_back({"2-D stencil 512^2", [&] { bench::stencil(n, sgrid, sref); },
                    [&] { cusim::launch<stencil>(dim3(n / ST, n / ST), dim3(ST, ST), dsin, dsout); },
                    [&] { return dsout.copy_to_host() == sref; }});
 
   // atomic histogram, 2^24 bytes, 256 bins: shared-memory counts, then one global atomic per bin
-  const int nh = (1 << 24) >> shift;
-  std::vector<std::uint8_t> hdata(nh);
-  for (int i = 0; i < nh; ++i) hdata[i] = static_cast<std::uint8_t>((static_cast<unsigned>(i) * 2654435761u) >> 24);
+  static_assert(bins == bench::BINS);
+  const std::vector<std::uint8_t> hdata = bench::histogram_input(bench::histogram_size(shift));
   std::vector<unsigned> href(bins);
   auto dhdata = cusim::to_device(hdata);
   cusim::device_array<unsigned> dcounts(bins);
-  cases.push_back({"atomic histogram 2^24",
-                   [&] {
-                     std::fill(href.begin(), href.end(), 0u);
-                     for (int i = 0; i < nh; ++i) ++href[hdata[i]];
-                   },
+  cases.push_back({"atomic histogram 2^24", [&] { bench::histogram(hdata, href); },
                    [&] {
                      dcounts.copy_from_host(std::vector<unsigned>(bins, 0u));
                      cusim::launch<histogram>(256, RED, dhdata, dcounts);
@@ -339,23 +309,12 @@ int main(int argc, char** argv) {
                    [&] { return dcounts.copy_to_host() == href; }});
 
   // 1024-thread blocks, 64 __syncthreads each
-  const int nb = 256 >> (shift / 2);
-  std::vector<float> bin(nb * BIG), bref(nb * BIG);
-  for (int i = 0; i < nb * BIG; ++i) bin[i] = static_cast<float>(i % 101);
+  const int nb = bench::barrier_blocks(shift);
+  const std::vector<float> bin = bench::barrier_input(nb);
+  std::vector<float> bref(nb * BIG);
   auto dbin = cusim::to_device(bin);
   cusim::device_array<float> dbout(nb * BIG);
-  cases.push_back({"1024-thread barriers",
-                   [&] {
-                     std::vector<float> v(BIG), s(BIG);
-                     for (int b = 0; b < nb; ++b) {
-                       std::copy_n(bin.begin() + b * BIG, BIG, v.begin());
-                       for (int r = 0; r < BIG_ROUNDS; ++r) {
-                         s = v;
-                         for (int t = 0; t < BIG; ++t) v[t] = 0.5f * (v[t] + s[(t + 1) % BIG]);
-                       }
-                       std::copy_n(v.begin(), BIG, bref.begin() + b * BIG);
-                     }
-                   },
+  cases.push_back({"1024-thread barriers", [&] { bench::barrier_rounds(bin, bref); },
                    [&] { cusim::launch<barrier_heavy>(nb, BIG, dbin, dbout); },
                    [&] { return dbout.copy_to_host() == bref; }});
 
@@ -364,7 +323,7 @@ int main(int argc, char** argv) {
   const char* check = std::getenv("CUSIM_CHECK");
   std::printf("cusim benchmark: best of %d; default checks on (bounds, barrier divergence, deadlock)%s%s%s\n",
               opt.reps, check ? "; CUSIM_CHECK=" : "", check ? check : "", opt.quick ? "; --quick sizes" : "");
-  std::printf("%-26s %10s", "kernel", "serial ms");
+  std::printf("%-31s %10s", "kernel", "serial ms");
   for (unsigned w : opt.workers) std::printf("  %7s %2u %6s", "cusim ms", w, "ratio");
   if (opt.workers.size() >= 2) std::printf("  %8s", "speed-up");
   if (!hip.empty()) std::printf("  %10s %6s %10s", "HIP-CPU ms", "ratio", "cusim/HIP");
@@ -387,7 +346,7 @@ int main(int argc, char** argv) {
       ok = ok && c.verify();
     }
     all_ok = all_ok && ok;
-    std::printf("%-26s %10.2f", c.name.c_str(), serial * 1e3);
+    std::printf("%-31s %10.2f", c.name.c_str(), serial * 1e3);
     csv << c.name << ',' << serial * 1e3;
     for (double s : sim) {
       std::printf("  %10.2f %6.2f", s * 1e3, s / serial);

@@ -8,6 +8,8 @@
 //   hip_cpu_benchmark [--reps N] [--quick]
 #include <hip/hip_runtime.h>
 
+#include "benchmark_reference.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -21,12 +23,12 @@
 
 namespace {
 
-constexpr int RED = 256;
-constexpr int ST = 16;
+using bench::BIG;
+using bench::BIG_ROUNDS;
+using bench::BINS;
+using bench::RED;
+using bench::ST;
 constexpr int TPB = 16;
-constexpr int BIG = 1024;
-constexpr int BIG_ROUNDS = 32;
-constexpr int BINS = 256;
 
 __global__ void vector_add(float* c, const float* a, const float* b, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -133,12 +135,6 @@ std::vector<T> host_copy(const T* d, std::size_t n) {
   return h;
 }
 
-bool close_enough(const std::vector<float>& got, const std::vector<float>& want) {
-  for (std::size_t i = 0; i < got.size(); ++i)
-    if (std::fabs(got[i] - want[i]) > 1e-3f * (1 + std::fabs(want[i]))) return false;
-  return got.size() == want.size();
-}
-
 void report(const char* name, double ms, bool ok) { std::printf("%s\t%.3f\t%s\n", name, ms, ok ? "verified" : "WRONG"); }
 
 }  // namespace
@@ -159,59 +155,48 @@ int main(int argc, char** argv) {
     all_ok = all_ok && ok;
   };
 
-  const int nv = (1 << 24) >> shift;
+  const int nv = bench::vector_size(shift);
   std::vector<float> va(nv), vb(nv), vref(nv);
-  for (int i = 0; i < nv; ++i) va[i] = 0.5f * static_cast<float>(i % 1000), vb[i] = static_cast<float>(i % 77), vref[i] = va[i] + vb[i];
+  bench::vector_inputs(va, vb);
+  bench::vector_add(va, vb, vref);
   float *dva = device_copy(va), *dvb = device_copy(vb), *dvc = device_copy(vref);
   hipMemset(dvc, 0, nv * sizeof(float));
   double ms = best_ms(reps, [&] { hipLaunchKernelGGL(vector_add, dim3(nv / 256), dim3(256), 0, nullptr, dvc, dva, dvb, nv); });
   run("vector add 2^24", ms, host_copy(dvc, nv) == vref);
 
-  const int n = 512 >> (shift / 2);
+  const int n = bench::matrix_side(shift);
   std::vector<float> ma(n * n), mb(n * n), mref(n * n);
-  for (int i = 0; i < n * n; ++i) ma[i] = static_cast<float>(i % 17) * 0.25f, mb[i] = static_cast<float>(i % 13) - 6;
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < n; ++j) {
-      float acc = 0;
-      for (int k = 0; k < n; ++k) acc += ma[i * n + k] * mb[k * n + j];
-      mref[i * n + j] = acc;
-    }
+  bench::matrix_inputs(ma, mb);
+  bench::matmul(n, ma, mb, mref);
   float *dA = device_copy(ma), *dB = device_copy(mb), *dC = device_copy(mref);
   hipMemset(dC, 0, n * n * sizeof(float));
   ms = best_ms(reps, [&] { hipLaunchKernelGGL(matmul_naive, dim3(n / 16, n / 16), dim3(16, 16), 0, nullptr, dA, dB, dC, n); });
-  run("naive matmul 512", ms, close_enough(host_copy(dC, n * n), mref));
+  run("naive matmul 512", ms, bench::close_enough(host_copy(dC, n * n), mref));
   hipMemset(dC, 0, n * n * sizeof(float));
   ms = best_ms(reps, [&] { hipLaunchKernelGGL(matmul_tiled, dim3(n / TPB, n / TPB), dim3(TPB, TPB), 0, nullptr, dA, dB, dC, n); });
-  run("tiled matmul 512", ms, close_enough(host_copy(dC, n * n), mref));
+  run("tiled matmul 512", ms, bench::close_enough(host_copy(dC, n * n), mref));
 
-  const int nr = (1 << 24) >> shift;
-  std::vector<float> rx(nr), rref(nr / RED);
-  for (int i = 0; i < nr; ++i) rx[i] = static_cast<float>(i % 8);
-  for (int b = 0; b < nr / RED; ++b) {
-    float s = 0;
-    for (int i = 0; i < RED; ++i) s += rx[b * RED + i];
-    rref[b] = s;
-  }
+  const int nr = bench::reduction_size(shift);
+  const std::vector<float> rx = bench::reduction_input(nr);
+  std::vector<float> rref(nr / RED);
+  bench::block_sums(rx, rref);
   float *drx = device_copy(rx), *dpartial = device_copy(rref);
   hipMemset(dpartial, 0, nr / RED * sizeof(float));
   ms = best_ms(reps, [&] { hipLaunchKernelGGL(block_reduce, dim3(nr / RED), dim3(RED), 0, nullptr, drx, dpartial); });
   run("block reduction 2^24", ms, host_copy(dpartial, nr / RED) == rref);
 
-  std::vector<float> sgrid(n * n), sref(n * n);
-  for (int i = 0; i < n * n; ++i) sgrid[i] = static_cast<float>((i * 7) % 23) * 0.5f;
-  auto at = [&](int i, int j) { return i >= 0 && i < n && j >= 0 && j < n ? sgrid[i * n + j] : 0.0f; };
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < n; ++j) sref[i * n + j] = 0.2f * (at(i, j) + at(i - 1, j) + at(i + 1, j) + at(i, j - 1) + at(i, j + 1));
+  const std::vector<float> sgrid = bench::stencil_input(n);
+  std::vector<float> sref(n * n);
+  bench::stencil(n, sgrid, sref);
   float *dsin = device_copy(sgrid), *dsout = device_copy(sref);
   hipMemset(dsout, 0, n * n * sizeof(float));
   ms = best_ms(reps, [&] { hipLaunchKernelGGL(stencil, dim3(n / ST, n / ST), dim3(ST, ST), 0, nullptr, dsin, dsout, n); });
   run("2-D stencil 512^2", ms, host_copy(dsout, n * n) == sref);
 
-  const int nh = (1 << 24) >> shift;
-  std::vector<std::uint8_t> hdata(nh);
-  for (int i = 0; i < nh; ++i) hdata[i] = static_cast<std::uint8_t>((static_cast<unsigned>(i) * 2654435761u) >> 24);
-  std::vector<unsigned> href(BINS, 0u);
-  for (int i = 0; i < nh; ++i) ++href[hdata[i]];
+  const int nh = bench::histogram_size(shift);
+  const std::vector<std::uint8_t> hdata = bench::histogram_input(nh);
+  std::vector<unsigned> href;
+  bench::histogram(hdata, href);
   std::uint8_t* dh = device_copy(hdata);
   unsigned* dcounts = device_copy(std::vector<unsigned>(BINS, 0u));
   ms = best_ms(reps, [&] {
@@ -220,20 +205,10 @@ int main(int argc, char** argv) {
   });
   run("atomic histogram 2^24", ms, host_copy(dcounts, BINS) == href);
 
-  const int nb = 256 >> (shift / 2);
-  std::vector<float> bin(nb * BIG), bref(nb * BIG);
-  for (int i = 0; i < nb * BIG; ++i) bin[i] = static_cast<float>(i % 101);
-  {
-    std::vector<float> v(BIG), s(BIG);
-    for (int b = 0; b < nb; ++b) {
-      std::copy_n(bin.begin() + b * BIG, BIG, v.begin());
-      for (int r = 0; r < BIG_ROUNDS; ++r) {
-        s = v;
-        for (int t = 0; t < BIG; ++t) v[t] = 0.5f * (v[t] + s[(t + 1) % BIG]);
-      }
-      std::copy_n(v.begin(), BIG, bref.begin() + b * BIG);
-    }
-  }
+  const int nb = bench::barrier_blocks(shift);
+  const std::vector<float> bin = bench::barrier_input(nb);
+  std::vector<float> bref(nb * BIG);
+  bench::barrier_rounds(bin, bref);
   float *dbin = device_copy(bin), *dbout = device_copy(bref);
   hipMemset(dbout, 0, nb * BIG * sizeof(float));
   ms = best_ms(reps, [&] { hipLaunchKernelGGL(barrier_heavy, dim3(nb), dim3(BIG), 0, nullptr, dbin, dbout); });
