@@ -162,6 +162,9 @@ void block_context::reset(block_runner& r, launch_state& l, std::uint64_t linear
   fast_next = l.checker == nullptr && !l.schedule_seed.has_value();
   waiting = 0;
   live = 0;
+  ring = false;
+  ring_arrived = 0;
+  ring_first = nullptr;
   aborting = false;
   fault = nullptr;
   abandoned = nullptr;
@@ -190,7 +193,10 @@ bool block_runner::schedule() {
   for (;;) {
     if (fiber_slot* next = next_runnable()) {
       switch_to(*next, scheduler_);
-      if (block_->abandoned) report_abandoned();
+      if (block_->abandoned) {
+        if (block_->ring) leave_ring(*block_->abandoned);  // only a signal fault returns here in ring mode
+        report_abandoned();
+      }
       continue;
     }
     if (block_->waiting == 0) return false;  // every thread has exited
@@ -331,6 +337,7 @@ void block_runner::take_thread(thread_record& t) {
 }
 
 void block_runner::finish_thread(thread_record& t) {
+  if (block_->ring) leave_ring(t);
   flush_accesses(t);
   t.status = thread_status::exited;
   --block_->live;
@@ -454,9 +461,72 @@ void block_runner::run_next(thread_record& self, fiber_slot* next) {
   }
 }
 
+// A plain __syncthreads in ring mode: an arrival and a switch to the next thread of the ring.
+int block_runner::ring_sync(thread_record& self, block_context& b, const detail::source_location& site) {
+  if (b.ring_arrived == 0) {
+    b.barrier_site = site;
+    b.ring_first = &self;
+  } else if (!same_call(site, b.barrier_site)) [[unlikely]] {
+    return sync_block(self, detail::sync_op::plain, 0, site);  // another site: divergence, reported there
+  }
+  self.wait = wait_kind::block_barrier;
+  self.site = site;
+  self.generation = b.barrier_generation;
+  self.status = thread_status::waiting;
+  ++b.progress;
+  if (++b.ring_arrived == b.live) {  // the last to arrive: the barrier releases, ring_first runs next
+    b.ring_arrived = 0;
+    ++b.barrier_generation;
+  }
+  thread_record& next = *b.lane(self.ring_next);
+  // Two stages, as pop_ready: the stack of the thread after next (its record was fetched at the
+  // previous wait) and the record of the one after that.
+  const thread_record& after = *b.lane(next.ring_next);
+  prefetch_stack(after);
+  prefetch_record(*b.lane(after.ring_next));
+  run_next(self, static_cast<fiber_slot*>(&next));
+  self.wait = wait_kind::none;
+  return 0;
+}
+
+// Right after a release by its last arrival: the released threads, in arrival order, become the
+// ring, and the first of them runs next. Touches each record once, when a block enters ring mode.
+fiber_slot* block_runner::enter_ring() {
+  block_context& b = *block_;
+  const std::size_t n = b.ready.size();
+  for (std::size_t i = 0; i < n; ++i) b.ready[i]->ring_next = b.ready[i + 1 == n ? 0 : i + 1]->linear;
+  fiber_slot* first = static_cast<fiber_slot*>(b.ready.front());
+  b.ready.clear();
+  b.ready_head = 0;
+  b.ring = true;
+  b.ring_arrived = 0;
+  return first;
+}
+
+// Turns the ring back into the queues, while `cur` runs (or has just left by a signal fault):
+// the threads after cur up to ring_first are released and ready, in ring order; ring_first and
+// the ring_arrived threads after it wait at the barrier.
+void block_runner::leave_ring(thread_record& cur) {
+  block_context& b = *block_;
+  b.ring = false;
+  b.barrier_waiters.clear();
+  b.ready.clear();
+  b.ready_head = 0;
+  thread_record* first = b.ring_arrived != 0 ? b.ring_first : nullptr;
+  thread_record* t = first;
+  for (unsigned i = 0; i < b.ring_arrived; ++i, t = b.lane(t->ring_next)) b.barrier_waiters.push_back(t);
+  for (t = b.lane(cur.ring_next); t != &cur && t != first; t = b.lane(t->ring_next)) b.ready.push_back(t);
+  b.waiting = b.ring_arrived;
+  b.ring_arrived = 0;
+  b.barrier_op = detail::sync_op::plain;
+  b.barrier_count = 0;
+  b.barrier_divergent = false;
+}
+
 int block_runner::sync_block(thread_record& self, detail::sync_op op, int predicate,
                              const detail::source_location& site) {
   block_context& b = *block_;
+  if (b.ring) leave_ring(self);
   flush_accesses(self);
   self.wait = wait_kind::block_barrier;
   self.site = site;
@@ -478,7 +548,7 @@ int block_runner::sync_block(thread_record& self, detail::sync_op op, int predic
       op != detail::sync_op::grid && !b.launch->checks.sync) [[unlikely]] {
     mark_waiting(self);
     release_barrier();
-    run_next(self, pop_ready());
+    run_next(self, enter_ring());
   } else {
     park(self);
   }
@@ -488,6 +558,7 @@ int block_runner::sync_block(thread_record& self, detail::sync_op op, int predic
 
 detail::warp_result block_runner::warp_collective(thread_record& self, const detail::warp_request& req,
                                                   const detail::source_location& site) {
+  if (block_->ring) leave_ring(self);
   const unsigned lane = self.linear % 32;
   if ((req.mask >> lane & 1u) == 0)
     raise_fault(lane_not_in_mask_error(self.thread_idx, self.block->block_idx, describe_collective(req.op, req.mask),
@@ -552,6 +623,7 @@ bool block_runner::complete_collective(thread_record& self) {
 }
 
 unsigned block_runner::active_mask(thread_record& self, const detail::source_location& site) {
+  if (block_->ring) leave_ring(self);
   flush_accesses(self);
   self.wait = wait_kind::active_mask;
   self.site = site;
@@ -562,6 +634,7 @@ unsigned block_runner::active_mask(thread_record& self, const detail::source_loc
 }
 
 void block_runner::poll_yield(thread_record& self) {
+  if (block_->ring) leave_ring(self);
   // Threads started count as progress too: the inline next_thread counts exits only that way.
   const std::uint64_t progress = block_->progress + block_->next_unstarted;
   if (progress != block_->progress_seen) {
@@ -802,7 +875,9 @@ bool finish_thread() {
 
 int sync_block(sync_op op, int predicate, const source_location& site) {
   sim::thread_record& t = sim::current_record("__syncthreads");
-  return sim::runner_of(t).sync_block(t, op, predicate, site);
+  sim::block_context& b = *static_cast<sim::block_context*>(t.block);
+  if (b.ring && op == sync_op::plain) [[likely]] return b.runner->ring_sync(t, b, site);
+  return b.runner->sync_block(t, op, predicate, site);
 }
 
 void sync_grid(const source_location& site) {

@@ -52,7 +52,8 @@ class block_runner : public debug_worker {
   // Entry points for the running simulated thread `self`.
   /// `self` returned from the kernel: finishes it and takes the block's next unstarted thread.
   bool next_thread(thread_record& self);
-  CUSIM_SIM_HOT int sync_block(thread_record& self, detail::sync_op op, int predicate, const detail::source_location& site);
+  CUSIM_SIM_HOT int ring_sync(thread_record& self, block_context& b, const detail::source_location& site);
+  [[gnu::noinline]] int sync_block(thread_record& self, detail::sync_op op, int predicate, const detail::source_location& site);
   detail::warp_result warp_collective(thread_record& self, const detail::warp_request& req, const detail::source_location& site);
   unsigned active_mask(thread_record& self, const detail::source_location& site);
   CUSIM_SIM_HOT void poll_yield(thread_record& self);
@@ -89,6 +90,8 @@ class block_runner : public debug_worker {
   CUSIM_SIM_HOT void take_thread(thread_record& t);
   CUSIM_SIM_HOT void run_thread(thread_record& t);
   CUSIM_SIM_HOT void finish_thread(thread_record& t);
+  fiber_slot* enter_ring();
+  [[gnu::noinline]] void leave_ring(thread_record& cur);
   CUSIM_SIM_HOT void park(thread_record& self);
   CUSIM_SIM_HOT void mark_waiting(thread_record& self);
   CUSIM_SIM_HOT void run_next(thread_record& self, fiber_slot* next);

@@ -44,9 +44,12 @@ struct alignas(64) thread_record : detail::sim_thread {
   /// moved on, the barrier has released it and it waits only for its turn to run ("ready"). A
   /// release touches no waiter's record.
   std::uint16_t generation = 0;
+  /// While its block runs in ring mode (block_context::ring): the linear index of the live
+  /// thread that runs after it, in the order the block's threads take turns.
+  std::uint16_t ring_next = 0;
+  // A warp collective in progress (second cache line: only collectives touch it).
   int result = 0;  ///< what the lane's warp collective returns as a predicate
   unsigned mask = 0;
-  // A warp collective in progress (second cache line: only collectives touch it).
   detail::warp_op op = detail::warp_op::sync;
   int arg = 0;
   int width = 32;
@@ -92,6 +95,16 @@ struct block_context : detail::block_info {
   bool barrier_divergent = false;
   int barrier_result = 0;                  // what the last released __syncthreads_count/_and/_or returns
   std::uint16_t barrier_generation = 0;    // releases so far (mod 2^16): see thread_record::generation
+
+  // Ring mode: while every thread has started and nothing but plain __syncthreads at one call
+  // site happens, the live threads take turns in a fixed cycle (thread_record::ring_next) and a
+  // wait is an arrival count and a switch to the next thread: no run queue, no scheduler. The
+  // threads after the running one, up to ring_first, are released and not run yet; ring_first
+  // and the ring_arrived threads after it wait at the barrier. Anything else first turns the
+  // ring back into barrier_waiters and ready (block_runner::leave_ring).
+  bool ring = false;
+  unsigned ring_arrived = 0;
+  thread_record* ring_first = nullptr;
 
   // Warp collectives: the lanes of each warp waiting at one, and every started thread's record
   // by linear index (block_info::lanes points here; a record whose `linear` no longer matches has

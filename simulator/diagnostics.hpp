@@ -21,10 +21,15 @@
 
 namespace cusim::sim {
 
+/// Whether two call sites are the same call: the same file pointer, line and column.
+inline bool same_call(const detail::source_location& a, const detail::source_location& b) {
+  return a.file == b.file && a.line == b.line && a.column == b.column;
+}
+
 /// Whether two call sites are the same place in the source: the same file text and line, and
 /// the same column where both have one (0: unknown, or a caller that groups by line).
 inline bool same_site(const detail::source_location& a, const detail::source_location& b) {
-  if (a.file == b.file && a.line == b.line && a.column == b.column) [[likely]] return true;  // the same call
+  if (same_call(a, b)) [[likely]] return true;
   return a.line == b.line && (a.column == 0 || b.column == 0 || a.column == b.column) &&
          (a.file == b.file || (a.file != nullptr && b.file != nullptr && std::strcmp(a.file, b.file) == 0));
 }

@@ -452,4 +452,40 @@ TEST_CASE("a fault in a child grid is the parent launch's, tagged with the child
   CHECK(next.copy_to_host()[3] == 10);
 }
 
+// Faults after uniform barriers, while the simulator runs the block's threads in turn (ring
+// mode): the same reports as anywhere else.
+constexpr int ring_divergent_line = __LINE__ + 10;  // the __syncthreads of the odd threads
+constexpr int ring_even_line = __LINE__ + 7;
+constexpr int ring_divide_line = __LINE__ + 11;
+__global__ void ring_then_fault(cusim::span<int> out, int mode) {
+  volatile int zero = 0;
+  for (int r = 0; r < 4; ++r) __syncthreads();
+  if (mode == 0) {
+    if (threadIdx.x % 2 == 0) {
+      __syncthreads();
+    } else {
+      __syncthreads();
+    }
+  }
+  if (mode == 1 && threadIdx.x == 77) out[0] = 100 / zero;
+  if (mode == 2 && threadIdx.x == 130) out[out.size()] = 1;
+  __syncthreads();
+  out[threadIdx.x] = 1;
+}
+
+TEST_CASE("after uniform barriers, divergence, a division by zero and an overrun are tagged as ever" *
+          doctest::skip(sanitized)) {
+  cusim::device_array<int> out(256);
+  const std::string even = "errors.cu:" + std::to_string(ring_even_line);
+  const std::string odd = "errors.cu:" + std::to_string(ring_divergent_line);
+  CHECK(kernel_error_of([&] { cusim::launch(ring_then_fault, 2, 256, out, 0); }) ==
+        "tid=[1, 0, 0] ctaid=[0, 0, 0]: barrier divergence: threads of the block wait at different __syncthreads (128 at " +
+            even + ", 128 at " + odd + "); thread tid=[0, 0, 0] ctaid=[0, 0, 0] waits at " + even + " (" + odd + ")");
+  CHECK(kernel_error_of([&] { cusim::launch(ring_then_fault, 2, 256, out, 1); }) ==
+        "tid=[77, 0, 0] ctaid=[0, 0, 0]: division by zero (errors.cu:" + std::to_string(ring_divide_line) + ")");
+  const std::string overrun = kernel_error_of([&] { cusim::launch(ring_then_fault, 2, 256, out, 2); });
+  CHECK(overrun.rfind("tid=[130, 0, 0] ctaid=[0, 0, 0]: index 256 is out of bounds for axis 0 with size 256", 0) == 0);
+  expect_next_launch_works();
+}
+
 #endif

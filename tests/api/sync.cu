@@ -152,3 +152,63 @@ TEST_CASE("1024-thread blocks pass through a hundred barriers in step") {
   for (int b = 0; b < 3; ++b)
     for (int t = 0; t < 1024; ++t) CHECK(r[b * 1024 + t] == (t + 50) % 1024);
 }
+
+// Uniform __syncthreads let the simulator run a block's threads in turn without its run queue
+// (ring mode); a warp collective, a predicate barrier and threads leaving between barriers each
+// take it back to the general path, after which uniform barriers resume ring mode.
+__global__ void ring_breakers(cusim::span<int> out) {
+  __shared__ cusim::shared_array<int, 256> s;
+  const int t = threadIdx.x, n = blockDim.x;
+  int v = t + 1000 * static_cast<int>(blockIdx.x);
+  for (int r = 0; r < 4; ++r) {
+    s[t] = v;
+    __syncthreads();
+    v += s[(t + 1) % n];
+    __syncthreads();
+  }
+  v += __shfl_xor_sync(0xffffffffu, v, 1);
+  s[t] = v;
+  __syncthreads();
+  v += __syncthreads_count(s[(t + 3) % n] % 2 != 0);
+  for (int r = 1; r <= 3; ++r) {
+    const int live = n - 32 * r;
+    if (t >= live) {
+      out[blockIdx.x * n + t] = v;
+      return;
+    }
+    s[t] = v;
+    __syncthreads();
+    v += s[(t + 1) % live];
+    __syncthreads();
+  }
+  out[blockIdx.x * n + t] = v;
+}
+
+TEST_CASE("barriers, a warp shuffle, a predicate barrier and early exits, mixed, give a GPU's results") {
+  constexpr int blocks = 3, n = 256;
+  cusim::device_array<int> out(blocks * n);
+  cusim::launch(ring_breakers, blocks, n, out);
+  std::vector<int> want(blocks * n);
+  for (int b = 0; b < blocks; ++b) {
+    std::vector<int> v(n), s(n);
+    for (int t = 0; t < n; ++t) v[t] = t + 1000 * b;
+    for (int r = 0; r < 4; ++r) {
+      s = v;
+      for (int t = 0; t < n; ++t) v[t] += s[(t + 1) % n];
+    }
+    s = v;
+    for (int t = 0; t < n; ++t) v[t] += s[t ^ 1];
+    s = v;
+    int odd = 0;
+    for (int t = 0; t < n; ++t) odd += s[(t + 3) % n] % 2 != 0;
+    for (int t = 0; t < n; ++t) v[t] += odd;
+    for (int r = 1; r <= 3; ++r) {
+      const int live = n - 32 * r;
+      for (int t = live; t < n - 32 * (r - 1); ++t) want[b * n + t] = v[t];
+      s = v;
+      for (int t = 0; t < live; ++t) v[t] += s[(t + 1) % live];
+    }
+    for (int t = 0; t < n - 96; ++t) want[b * n + t] = v[t];
+  }
+  CHECK(out.copy_to_host() == want);
+}
