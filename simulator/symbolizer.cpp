@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 // libbacktrace (shipped with GCC) reads the DWARF line tables of the program and its shared
-// libraries; one state for the process, created on first use, safe for concurrent lookups.
+// libraries; one state for the process, created on first use. Lookups take a lock: libbacktrace's
+// own thread safety (threaded=1) is built from atomics in code no sanitizer instruments, and two
+// blocks faulting at once on two workers reach it together (ThreadSanitizer reported its lazy
+// reading of the line tables as a race). Only fault reports look places up.
 #include "symbolizer.hpp"
 
 #if CUSIM_HAVE_LIBBACKTRACE
@@ -8,6 +11,7 @@
 #endif
 
 #include <cstring>
+#include <mutex>
 
 namespace cusim::sim {
 
@@ -32,6 +36,8 @@ struct frame_search {
 };
 
 code_place lookup(std::uintptr_t pc, bool skip_cusim) {
+  static std::mutex mutex;
+  std::lock_guard lock(mutex);
   code_place place;
   if (state() == nullptr) return place;
   // Frames come innermost first: the inlined function whose line faulted, then its callers.
