@@ -164,7 +164,6 @@ void block_context::reset(block_runner& r, launch_state& l, std::uint64_t linear
   live = 0;
   ring = false;
   ring_arrived = 0;
-  ring_first = nullptr;
   aborting = false;
   fault = nullptr;
   abandoned = nullptr;
@@ -465,7 +464,6 @@ void block_runner::run_next(thread_record& self, fiber_slot* next) {
 int block_runner::ring_sync(thread_record& self, block_context& b, const detail::source_location& site) {
   if (b.ring_arrived == 0) {
     b.barrier_site = site;
-    b.ring_first = &self;
   } else if (!same_call(site, b.barrier_site)) [[unlikely]] {
     return sync_block(self, detail::sync_op::plain, 0, site);  // another site: divergence, reported there
   }
@@ -474,7 +472,7 @@ int block_runner::ring_sync(thread_record& self, block_context& b, const detail:
   self.generation = b.barrier_generation;
   self.status = thread_status::waiting;
   ++b.progress;
-  if (++b.ring_arrived == b.live) {  // the last to arrive: the barrier releases, ring_first runs next
+  if (++b.ring_arrived == b.live) {  // the last to arrive: the barrier releases, the first to arrive runs next
     b.ring_arrived = 0;
     ++b.barrier_generation;
   }
@@ -503,19 +501,18 @@ fiber_slot* block_runner::enter_ring() {
   return first;
 }
 
-// Turns the ring back into the queues, while `cur` runs (or has just left by a signal fault):
-// the threads after cur up to ring_first are released and ready, in ring order; ring_first and
-// the ring_arrived threads after it wait at the barrier.
+// Turns the ring back into the queues, while `cur` runs (or has just left by a signal fault).
+// The others, in ring order from cur: first those released and not run yet, then, since the
+// ring is the run order, the ring_arrived that ran before cur and wait at the barrier.
 void block_runner::leave_ring(thread_record& cur) {
   block_context& b = *block_;
   b.ring = false;
-  b.barrier_waiters.clear();
   b.ready.clear();
   b.ready_head = 0;
-  thread_record* first = b.ring_arrived != 0 ? b.ring_first : nullptr;
-  thread_record* t = first;
-  for (unsigned i = 0; i < b.ring_arrived; ++i, t = b.lane(t->ring_next)) b.barrier_waiters.push_back(t);
-  for (t = b.lane(cur.ring_next); t != &cur && t != first; t = b.lane(t->ring_next)) b.ready.push_back(t);
+  for (thread_record* t = b.lane(cur.ring_next); t != &cur; t = b.lane(t->ring_next)) b.ready.push_back(t);
+  const auto released = b.ready.end() - b.ring_arrived;
+  b.barrier_waiters.assign(released, b.ready.end());
+  b.ready.erase(released, b.ready.end());
   b.waiting = b.ring_arrived;
   b.ring_arrived = 0;
   b.barrier_op = detail::sync_op::plain;

@@ -98,13 +98,12 @@ struct block_context : detail::block_info {
 
   // Ring mode: while every thread has started and nothing but plain __syncthreads at one call
   // site happens, the live threads take turns in a fixed cycle (thread_record::ring_next) and a
-  // wait is an arrival count and a switch to the next thread: no run queue, no scheduler. The
-  // threads after the running one, up to ring_first, are released and not run yet; ring_first
-  // and the ring_arrived threads after it wait at the barrier. Anything else first turns the
-  // ring back into barrier_waiters and ready (block_runner::leave_ring).
+  // wait is an arrival count and a switch to the next thread: no run queue, no scheduler. Of the
+  // threads after the running one, the last ring_arrived wait at the barrier (they ran before it)
+  // and the others are released and not run yet. Anything else first turns the ring back into
+  // barrier_waiters and ready (block_runner::leave_ring).
   bool ring = false;
-  unsigned ring_arrived = 0;
-  thread_record* ring_first = nullptr;
+  unsigned ring_arrived = 0;  // threads waiting at the ring's barrier
 
   // Warp collectives: the lanes of each warp waiting at one, and every started thread's record
   // by linear index (block_info::lanes points here; a record whose `linear` no longer matches has
