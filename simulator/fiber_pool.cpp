@@ -10,6 +10,7 @@ namespace cusim::sim {
 
 namespace {
 constexpr int madv_guard_install = 102;  // MADV_GUARD_INSTALL, newer than Debian 12's headers
+constexpr std::size_t page_bytes = 4096, line_bytes = 64;
 }  // namespace
 
 void stack_pool::trim(std::size_t keep) noexcept {
@@ -47,8 +48,9 @@ boost::context::stack_context stack_pool::allocate() {
   // The colour: the top's cache line within fiber_colour_span, as whole pages below the guard
   // (unused) and lines above the usable bytes, so that the guard stays right below them and
   // every stack has the bytes asked for, and less than a page more.
-  const std::size_t slot = mapped_++ * 11 % (fiber_colour_span / 64);
-  const std::size_t lead = slot / 64 * 4096, lines = slot % 64 * 64;
+  constexpr std::size_t lines_per_page = page_bytes / line_bytes;
+  const std::size_t slot = mapped_++ * 11 % (fiber_colour_span / line_bytes);
+  const std::size_t lead = slot / lines_per_page * page_bytes, lines = slot % lines_per_page * line_bytes;
   const std::size_t total = fiber_colour_span + fiber_guard_bytes + bytes_;
   char* base = static_cast<char*>(
       ::mmap(nullptr, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0));
@@ -74,7 +76,7 @@ boost::context::stack_context stack_pool::allocate() {
 }
 
 void stack_pool::deallocate(boost::context::stack_context& sctx) noexcept {
-  if (sctx.size < bytes_ || sctx.size >= bytes_ + 4096) {  // mapped before a size change
+  if (sctx.size < bytes_ || sctx.size >= bytes_ + page_bytes) {  // mapped before a size change
     unmap(sctx);
     return;
   }
