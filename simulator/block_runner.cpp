@@ -555,14 +555,10 @@ int block_runner::sync_block(thread_record& self, detail::sync_op op, int predic
 
 detail::warp_result block_runner::warp_collective(thread_record& self, const detail::warp_request& req,
                                                   const detail::source_location& site) {
-  if (block_->ring) leave_ring(self);
-  const unsigned lane = self.linear % 32;
-  if ((req.mask >> lane & 1u) == 0)
-    raise_fault(lane_not_in_mask_error(self.thread_idx, self.block->block_idx, describe_collective(req.op, req.mask),
-                                       lane, site));
-  if (!valid_request(req))
-    raise_fault(invalid_width_error(self.thread_idx, self.block->block_idx, describe_collective(req.op, req.mask),
-                                    req.width, site));
+  block_context& b = *block_;
+  if (b.ring) leave_ring(self);
+  const unsigned lane = self.linear % 32, warp = self.linear / 32;
+  if ((req.mask >> lane & 1u) == 0 || !valid_request(req)) [[unlikely]] reject_collective(self, req, site);
   flush_accesses(self);
   self.wait = wait_kind::warp_collective;
   self.site = site;
@@ -571,15 +567,28 @@ detail::warp_result block_runner::warp_collective(thread_record& self, const det
   self.value = req.value;
   self.arg = req.arg;
   self.width = req.width;
-  block_->warp_arrived[self.linear / 32] |= 1u << lane;
-  if (complete_collective(self)) {
-    ++block_->progress;  // the last lane to arrive computes everyone's result and runs on
+  const unsigned arrived = b.warp_arrived[warp] |= 1u << lane;
+  // Every lane but the last waits. Without complete_collective's look at each missing lane when
+  // the warp lies wholly inside the block and this is no __syncwarp: a lane of the mask that has
+  // not arrived then keeps the collective open whatever became of it.
+  const bool open = (req.mask & ~arrived) != 0 && req.op != detail::warp_op::sync && (warp + 1) * 32 <= b.nthreads;
+  if (!open && complete_collective(self)) {
+    ++b.progress;  // the last lane to arrive computes everyone's result and runs on
   } else {
-    ++block_->warp_waiting;
+    ++b.warp_waiting;
     park(self);
   }
   self.wait = wait_kind::none;
   return {self.out, self.result};
+}
+
+void block_runner::reject_collective(const thread_record& self, const detail::warp_request& req,
+                                     const detail::source_location& site) {
+  const std::string what = describe_collective(req.op, req.mask);
+  const unsigned lane = self.linear % 32;
+  if ((req.mask >> lane & 1u) == 0)
+    raise_fault(lane_not_in_mask_error(self.thread_idx, self.block->block_idx, what, lane, site));
+  raise_fault(invalid_width_error(self.thread_idx, self.block->block_idx, what, req.width, site));
 }
 
 // Completes the collective `self` just joined if every lane of its mask is there, at the same

@@ -103,6 +103,11 @@ class block_runner : public debug_worker {
   bool strict_barrier_violated();
   void release_barrier();
   bool complete_collective(thread_record& self);
+  /// Raises the fault of a collective `self` cannot take part in: not in its own mask, or a
+  /// shuffle width that is not a power of two from 1 to 32.
+  [[noreturn, gnu::cold, gnu::noinline]] void reject_collective(const thread_record& self,
+                                                                const detail::warp_request& req,
+                                                                const detail::source_location& site);
   void release_active_masks();
   bool release_warps();
   void report_stuck_warp();

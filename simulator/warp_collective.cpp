@@ -14,10 +14,6 @@ using detail::warp_op;
 
 namespace {
 
-bool is_shuffle(warp_op op) {
-  return op == warp_op::shfl_idx || op == warp_op::shfl_up || op == warp_op::shfl_down || op == warp_op::shfl_xor;
-}
-
 // PTX shfl.sync: the source lane of `lane`, or `lane` itself when the source lies outside the
 // caller's segment of `width` lanes (for xor and idx, an earlier segment may be read).
 unsigned source_lane(warp_op op, unsigned lane, int arg, int width) {
@@ -61,11 +57,6 @@ std::uint32_t reduce(warp_op op, std::uint32_t a, std::uint32_t b) {
 }
 
 }  // namespace
-
-bool valid_request(const detail::warp_request& req) {
-  return !is_shuffle(req.op) ||
-         (req.width >= 1 && req.width <= 32 && std::has_single_bit(static_cast<unsigned>(req.width)));
-}
 
 void combine(warp_op op, unsigned mask, thread_record* const (&group)[32], unsigned absent) {
   const unsigned present = mask & ~absent;

@@ -7,9 +7,18 @@
 
 namespace cusim::sim {
 
+/// The four shuffles, which are consecutive in warp_op.
+inline bool is_shuffle(detail::warp_op op) {
+  return op >= detail::warp_op::shfl_idx && op <= detail::warp_op::shfl_xor;
+}
+
 /// Whether `req` is valid whatever the other lanes do: false for a shuffle width that is not a
-/// power of two from 1 to 32 (reported with invalid_width_error).
-bool valid_request(const detail::warp_request& req);
+/// power of two from 1 to 32 (reported with invalid_width_error). Inline, and without
+/// std::has_single_bit, which is a libgcc call (__popcountdi2) on a baseline x86-64 build.
+inline bool valid_request(const detail::warp_request& req) {
+  const auto w = static_cast<unsigned>(req.width);
+  return !is_shuffle(req.op) || (w - 1 < 32 && (w & (w - 1)) == 0);
+}
 /// Fills `out` (and `result`, for __match_all_sync's predicate) of every lane of `mask`;
 /// `group[lane]` is that lane's record, all at `op` with `mask`, but for the lanes of `absent`
 /// (lanes of the mask past the end of the block, in its partial last warp), which take no part,
