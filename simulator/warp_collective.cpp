@@ -16,7 +16,7 @@ namespace {
 
 // PTX shfl.sync: the source lane of `lane`, or `lane` itself when the source lies outside the
 // caller's segment of `width` lanes (for xor and idx, an earlier segment may be read).
-unsigned source_lane(warp_op op, unsigned lane, int arg, int width) {
+[[gnu::always_inline]] inline unsigned source_lane(warp_op op, unsigned lane, int arg, int width) {
   const unsigned seg = 32u - static_cast<unsigned>(width);  // the segment mask: high lane bits
   const unsigned first = lane & seg, last = first | (31u & ~seg);
   const auto b = static_cast<unsigned>(arg) & 31u;
@@ -56,6 +56,27 @@ std::uint32_t reduce(warp_op op, std::uint32_t a, std::uint32_t b) {
   }
 }
 
+[[noreturn, gnu::cold, gnu::noinline]] void shuffle_fault(warp_op op, unsigned mask, const thread_record& t,
+                                                         unsigned lane, unsigned src, unsigned absent) {
+  if ((absent >> src & 1u) == 0)
+    throw shuffle_outside_mask_error(t.thread_idx, t.block->block_idx, describe_collective(op, mask), lane, src, t.site);
+  throw shuffle_reads_absent_lane_error(t.thread_idx, t.block->block_idx, describe_collective(op, mask), lane, src,
+                                        static_cast<const block_context*>(t.block)->nthreads, t.site);
+}
+
+// Each lane of the mask that exists takes the value of its source lane, which must be one too.
+template <warp_op Op>
+void shuffle(unsigned mask, thread_record* const (&group)[32], unsigned absent) {
+  const unsigned present = mask & ~absent;
+  for (unsigned m = present; m != 0; m &= m - 1) {
+    const auto lane = static_cast<unsigned>(std::countr_zero(m));
+    thread_record& t = *group[lane];
+    const unsigned src = source_lane(Op, lane, t.arg, t.width);
+    if ((present >> src & 1u) == 0) [[unlikely]] shuffle_fault(Op, mask, t, lane, src, absent);
+    t.out = group[src]->value;
+  }
+}
+
 }  // namespace
 
 void combine(warp_op op, unsigned mask, thread_record* const (&group)[32], unsigned absent) {
@@ -64,19 +85,12 @@ void combine(warp_op op, unsigned mask, thread_record* const (&group)[32], unsig
     for (unsigned m = present; m != 0; m &= m - 1) f(static_cast<unsigned>(std::countr_zero(m)));
   };
   if (op == warp_op::sync) return;
-  if (is_shuffle(op)) {
-    each([&](unsigned lane) {
-      thread_record& t = *group[lane];
-      const unsigned src = source_lane(op, lane, t.arg, t.width);
-      if ((mask >> src & 1u) == 0)
-        throw shuffle_outside_mask_error(t.thread_idx, t.block->block_idx, describe_collective(op, mask), lane, src,
-                                         t.site);
-      if ((absent >> src & 1u) != 0)
-        throw shuffle_reads_absent_lane_error(t.thread_idx, t.block->block_idx, describe_collective(op, mask), lane,
-                                              src, static_cast<const block_context*>(t.block)->nthreads, t.site);
-      t.out = group[src]->value;
-    });
-    return;
+  switch (op) {  // the shuffles: one loop each, the source-lane rule folded into it
+    case warp_op::shfl_idx: return shuffle<warp_op::shfl_idx>(mask, group, absent);
+    case warp_op::shfl_up: return shuffle<warp_op::shfl_up>(mask, group, absent);
+    case warp_op::shfl_down: return shuffle<warp_op::shfl_down>(mask, group, absent);
+    case warp_op::shfl_xor: return shuffle<warp_op::shfl_xor>(mask, group, absent);
+    default: break;
   }
   std::uint64_t result = 0;
   int predicate = 0;
