@@ -160,7 +160,8 @@ class Cases:
         # and the standard library are used in place.
         rewritten = sorted(re.findall(r'^#\$ cusim-rewrite "?([^" ]+)"? > ', p.stderr, re.M))
         expect_equal(rewritten, sorted([main, os.path.join(proj, "sub", "helpers.h"),
-                                        os.path.join(proj, "sub", "kernels.cuh")]), "the files rewritten")
+                                        os.path.join(proj, "sub", "kernels.cuh"),
+                                        os.path.join(proj, "sub", "more_kernels.cuh")]), "the files rewritten")
         p = run([os.path.join(self.work, "app")], self.work)
         expect_equal(p.stdout, "ok\n", "the program's output")
         # From the project's directory with relative paths, as a Makefile would.

@@ -37,6 +37,10 @@ def launch(kernel, config, args):
     return f"::cusim::detail::chevron({config})({probe}, {call}" + (f", {args})" if args else ")")
 
 
+# The tag the rewrite of "t.cu" puts in its namespace-scope names (rewrite.py: _Rewriter.tag).
+TAG = rewrite._Rewriter([], "t.cu").tag
+
+
 class Rewrite(unittest.TestCase):
     def check(self, src, expected, registrations=False):
         """`registrations`: compare the kernels' registrations too (else they are left out)."""
@@ -49,26 +53,34 @@ class Rewrite(unittest.TestCase):
     # -- kernels registered for launches by address
     def test_a_kernel_definition_is_registered_after_its_body_on_the_same_line(self):
         self.check("__global__ void k(int* p) {\n  *p = 1;\n}\nint x;\n",
-                   "__global__ void k(int* p) {\n  *p = 1;\n} " + rewrite.registration("k", 1, 1) + "\nint x;\n",
+                   "__global__ void k(int* p) {\n  *p = 1;\n} " + rewrite.registration("k", 1, 1, TAG) + "\nint x;\n",
                    registrations=True)
 
     def test_qualified_static_and_launch_bounds_kernels_are_registered_by_their_names(self):
         src = ("static __global__ void __launch_bounds__(256, 2) a(float* x) {}\n"
                "__global__ void ns::b(const int n) {}\n"
                "extern \"C\" __global__ void c() {}\n")
-        self.check(src, "static __global__ void __launch_bounds__(256, 2) a(float* x) {} " + rewrite.registration("a", 1, 1) +
-                   "\n__global__ void ns::b(const int n) {} " + rewrite.registration("ns::b", 2, 2) +
-                   "\nextern \"C\" __global__ void c() {} " + rewrite.registration("c", 3, 3) + "\n",
+        self.check(src, "static __global__ void __launch_bounds__(256, 2) a(float* x) {} " + rewrite.registration("a", 1, 1, TAG) +
+                   "\n__global__ void ns::b(const int n) {} " + rewrite.registration("ns::b", 2, 2, TAG) +
+                   "\nextern \"C\" __global__ void c() {} " + rewrite.registration("c", 3, 3, TAG) + "\n",
                    registrations=True)
 
     def test_namespace_scope_constant_and_device_arrays_are_named_for_bounds_faults(self):
         src = ("__constant__ float c[17];\nnamespace n { __device__ int g[4][2] = {{1, 2}}, h; }\n"
                "__device__ int f(int x) { return x; }\nstruct S { __device__ int m[2]; };\n")
-        name = lambda n, k, v, space: (f" [[maybe_unused]] static const bool cusim_array_named_{n}_{k}_ = "
+        name = lambda n, k, v, space: (f" [[maybe_unused]] static const bool cusim_array_named_{TAG}_{n}_{k}_ = "
                                        f"::cusim::detail::name_array(\"{v}\", ::cusim::memory_space::{space});")
         self.check(src, "__constant__ float c[17];" + name(1, 0, "c", "constant") +
                    "\nnamespace n { __device__ int g[4][2] = {{1, 2}}, h;" + name(2, 0, "g", "global") + " }\n"
                    "__device__ int f(int x) { return x; }\nstruct S { __device__ int m[2]; };\n", registrations=True)
+
+    def test_the_names_of_registrations_differ_between_files(self):
+        # One translation unit may include several rewritten headers, each with its first kernel
+        # opening on the same line.
+        a = rewrite.rewrite("__global__ void k() {}\n", "a.cuh")
+        b = rewrite.rewrite("__global__ void k2() {}\n", "b.cuh")
+        name = lambda out: re.search(r"cusim_kernel_registered_\w+", out).group(0)
+        self.assertNotEqual(name(a), name(b))
 
     def test_templates_declarations_and_host_functions_are_not_registered(self):
         src = ("template <class T> __global__ void t(T* p) {}\n"

@@ -19,6 +19,7 @@ came from, so the output has exactly as many lines as the input. What cannot be 
 raises RewriteError naming the file, line and construct.
 """
 
+import hashlib
 import re
 
 __all__ = ["RewriteError", "rewrite", "needs_rewrite"]
@@ -196,11 +197,11 @@ _DECL_SPECIFIERS = {"static", "volatile", "const", "extern", "__device__", "__sh
                     "__restrict__", "register"}
 
 
-def registration(name, n, line):
-    """What follows the closing } of __global__ function `name` (the n-th in the file, its body
-    opening on `line`): a namespace-scope static whose initialisation registers the kernel."""
+def registration(name, n, line, tag):
+    """What follows the closing } of __global__ function `name` (the n-th in the file tagged `tag`,
+    its body opening on `line`): a namespace-scope static whose initialisation registers the kernel."""
     probe = f"::cusim::detail::kernel_pointer<decltype(cusim_t_)>({name})"
-    return (f"[[maybe_unused]] static const bool cusim_kernel_registered_{n}_{line}_ = "
+    return (f"[[maybe_unused]] static const bool cusim_kernel_registered_{tag}_{n}_{line}_ = "
             f"::cusim::detail::register_kernel_probe([](auto cusim_t_) -> decltype({probe}) {{ return {probe}; }});")
 
 
@@ -218,6 +219,8 @@ class _Rewriter:
         self.out = [tok.text for tok in tokens]  # replacement text per token
         self.keys = 0
         self.registrations = 0  # kernels and arrays registered so far (their variables' names)
+        # In those names too, since one translation unit may include several rewritten headers.
+        self.tag = hashlib.blake2s(path.encode("utf-8", "surrogateescape"), digest_size=4).hexdigest()
 
     # -- navigation over significant tokens
     def next_sig(self, i):
@@ -724,7 +727,7 @@ class _Rewriter:
         if close < 0:
             return
         self.registrations += 1
-        self.out[close] += " " + registration(name, self.registrations, self.t[i].line)
+        self.out[close] += " " + registration(name, self.registrations, self.t[i].line, self.tag)
 
     def opens_namespace(self, i):
         """Whether the { at i opens a namespace or an extern "C" block."""
@@ -764,7 +767,7 @@ class _Rewriter:
         if j >= len(self.t) or not names:
             return i
         self.registrations += 1
-        self.out[j] += "".join(" " + array_name_registration(f"cusim_array_named_{self.registrations}_{k}_", name, space)
+        self.out[j] += "".join(" " + array_name_registration(f"cusim_array_named_{self.tag}_{self.registrations}_{k}_", name, space)
                                for k, name in enumerate(names))
         return j
 
