@@ -11,6 +11,7 @@
 #include "memory_checker.hpp"
 #include "sanitizers.hpp"
 #include "symbolizer.hpp"
+#include "phases.hpp"
 #include "warp_collective.hpp"
 
 #include <cxxabi.h>
@@ -160,6 +161,8 @@ void block_context::reset(block_runner& r, launch_state& l, std::uint64_t linear
   next_xy = 0;
   next_z = 0;
   fast_next = l.checker == nullptr && !l.schedule_seed.has_value();
+  phases = l.phases;
+  phased = false;
   waiting = 0;
   live = 0;
   ring = false;
@@ -883,6 +886,7 @@ int sync_block(sync_op op, int predicate, const source_location& site) {
   sim::thread_record& t = sim::current_record("__syncthreads");
   sim::block_context& b = *static_cast<sim::block_context*>(t.block);
   if (b.ring && op == sync_op::plain) [[likely]] return b.runner->ring_sync(t, b, site);
+  if (b.phased) [[unlikely]] sim::fail_wait_in_phases(t, "__syncthreads", site);
   return b.runner->sync_block(t, op, predicate, site);
 }
 
@@ -899,16 +903,19 @@ bool in_cooperative_launch() {
 
 warp_result warp_collective(const warp_request& req, const source_location& site) {
   sim::thread_record& t = sim::current_record("a warp collective");
+  if (t.block->phased) [[unlikely]] sim::fail_wait_in_phases(t, "a warp collective", site);
   return sim::runner_of(t).warp_collective(t, req, site);
 }
 
 unsigned active_mask(const source_location& site) {
   sim::thread_record& t = sim::current_record("__activemask");
+  if (t.block->phased) [[unlikely]] sim::fail_wait_in_phases(t, "__activemask", site);
   return sim::runner_of(t).active_mask(t, site);
 }
 
 void poll_yield() {
   sim::thread_record& t = sim::current_record("an atomic poll");
+  if (t.block->phased) [[unlikely]] sim::fail_wait_in_phases(t, "a spin on an atomic", {});
   sim::runner_of(t).poll_yield(t);
 }
 

@@ -36,6 +36,7 @@ debug_worker* debug_runners = nullptr;
 
 namespace {
 std::mutex registry_mutex;
+}  // namespace
 
 bool debugger_attached() {
   std::ifstream status("/proc/self/status");
@@ -43,7 +44,6 @@ bool debugger_attached() {
     if (line.rfind("TracerPid:", 0) == 0) return std::stol(line.substr(10)) != 0;
   return false;
 }
-}  // namespace
 
 void register_runner(debug_worker& runner) {
   runner.debug_lwp = static_cast<int>(::syscall(SYS_gettid));

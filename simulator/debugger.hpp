@@ -31,6 +31,8 @@ void break_on(const kernel_error& e, const launch_state& launch);
 /// break_on for a fault the compiler's instrumentation found in the current simulated thread,
 /// before the thread is abandoned (array_bounds.cpp, raw_access.cpp); nothing outside a kernel.
 void break_on_instrumented_fault(const signal_fault& fault);
+/// Whether a debugger traces this process now (/proc/self/status: TracerPid).
+bool debugger_attached();
 /// Throws `e` from the faulting simulated thread (the current one), after break_on.
 [[noreturn]] void raise_fault(const kernel_error& e);
 

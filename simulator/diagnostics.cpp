@@ -171,6 +171,24 @@ kernel_error barrier_divergence_error(uint3 tid, uint3 ctaid, uint3 first_tid,
                      site);
 }
 
+kernel_error phase_divergence_error(uint3 tid, uint3 ctaid, uint3 first_tid, bool first_stays, unsigned stay,
+                                    unsigned live, const detail::source_location& site) {
+  return fault_error(fault_kind::barrier_divergence, tid, ctaid,
+                     fmt::format("barrier divergence: threads of the block disagree on the condition of a loop "
+                                 "holding __syncthreads ({} of {} stay in it); thread {} {} it",
+                                 stay, live, format_tag(first_tid, ctaid), first_stays ? "stays in" : "leaves"),
+                     site);
+}
+
+kernel_error wait_in_phases_error(uint3 tid, uint3 ctaid, std::string_view what, const detail::source_location& site) {
+  return fault_error(fault_kind::barrier_divergence, tid, ctaid,
+                     fmt::format("{} in a block run as loops between its barriers, from code the nvcc driver did "
+                                 "not see when it chose that form (a function of another file?); CUSIM_PHASES=0 "
+                                 "runs every thread on a fiber of its own",
+                                 what),
+                     site);
+}
+
 kernel_error shared_memory_exceeded_error(uint3 tid, uint3 ctaid, std::size_t requested, std::size_t limit,
                                           const detail::source_location& site) {
   return fault_error(fault_kind::shared_memory, tid, ctaid,

@@ -72,6 +72,14 @@ kernel_error barrier_divergence_error(uint3 tid, uint3 ctaid, uint3 first_tid,
                                       const detail::source_location& first_site,
                                       std::span<const detail::source_location> waiting_sites,
                                       const detail::source_location& site);
+/// A block run as loops between barriers (phases): its live threads disagree on the condition of
+/// a loop holding a __syncthreads at `site`; `stay` of `live` stay in it, and `tid` does not do
+/// what the first live thread `first_tid` does (`first_stays`: stay).
+kernel_error phase_divergence_error(uint3 tid, uint3 ctaid, uint3 first_tid, bool first_stays, unsigned stay,
+                                    unsigned live, const detail::source_location& site);
+/// A block run as loops between barriers reached `what` (a barrier, a warp collective, a spin
+/// on an atomic) in code the nvcc driver did not see when it chose that form.
+kernel_error wait_in_phases_error(uint3 tid, uint3 ctaid, std::string_view what, const detail::source_location& site);
 /// The block's __shared__ arrays and dynamic shared memory need `requested` bytes, over `limit`.
 kernel_error shared_memory_exceeded_error(uint3 tid, uint3 ctaid, std::size_t requested, std::size_t limit,
                                           const detail::source_location& site);

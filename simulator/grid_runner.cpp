@@ -3,6 +3,7 @@
 #include "grid_runner.hpp"
 
 #include "block_runner.hpp"
+#include "debugger.hpp"
 #include "device.hpp"
 #include "diagnostics.hpp"
 #include "memory_checker.hpp"
@@ -190,6 +191,12 @@ std::shared_ptr<sim::launch_state> prepare_launch(const launch_config& config, v
   launch->schedule_seed = sim::schedule_seed();
   if (launch->checks.memory()) launch->checker = std::make_unique<sim::memory_checker>(launch->checks);
   if (launch->checker || launch->schedule_seed) record_accesses.store(true, std::memory_order_relaxed);
+  // Loops between barriers keep every default check; the opt-in ones watch threads interleave. A
+  // program started under a debugger keeps a fiber per thread, for the thread list and focus
+  // (asked once: a launch must stay cheap).
+  static const bool traced = sim::debugger_attached();
+  launch->phases = sim::phases_enabled() && !traced && !cooperative && !launch->checker && !launch->schedule_seed &&
+                   !launch->checks.sync;
   return launch;
 }
 

@@ -47,6 +47,7 @@ struct launch_state {
   check_settings checks;
   bool break_on_fault = false;
   std::optional<std::uint64_t> schedule_seed;
+  bool phases = false;  // blocks may run as loops between barriers (CUSIM_PHASES, and nothing against it)
   std::unique_ptr<memory_checker> checker;  // CUSIM_CHECK=race or init
 
   launch_state();

@@ -87,6 +87,15 @@ bool break_on_fault() {
   return text != nullptr && *text != '\0' && std::strcmp(text, "0") != 0;
 }
 
+bool phases_enabled() {
+  const char* text = std::getenv("CUSIM_PHASES");
+  if (text == nullptr || *text == '\0' || std::strcmp(text, "1") == 0) return true;
+  if (std::strcmp(text, "0") == 0) return false;
+  warn_once(std::string("CUSIM_PHASES=") + text,
+            std::string("CUSIM_PHASES=") + text + " is not 0 or 1; kernels run as loops between barriers where they can");
+  return true;
+}
+
 std::optional<std::uint64_t> schedule_seed() {
   const char* text = std::getenv("CUSIM_SCHEDULE");
   if (text == nullptr || *text == '\0' || std::strcmp(text, "default") == 0) return std::nullopt;

@@ -30,6 +30,9 @@ bool break_on_fault();
 /// has (default a100); read once, at the first device query or launch.
 enum class device_profile { a100, h100, v100, t4 };
 device_profile simulated_device();
+/// CUSIM_PHASES=0: kernels the nvcc driver prepared to run as loops between their barriers
+/// (docs/internals.md, "Phases") run on fibers instead, one per thread, as every other kernel.
+bool phases_enabled();
 /// CUSIM_SCHEDULE=random:SEED: the seed of the shuffled schedule; empty for the default order.
 std::optional<std::uint64_t> schedule_seed();
 

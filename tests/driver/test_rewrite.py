@@ -44,7 +44,7 @@ TAG = rewrite._Rewriter([], "t.cu").tag
 class Rewrite(unittest.TestCase):
     def check(self, src, expected, registrations=False):
         """`registrations`: compare the kernels' registrations too (else they are left out)."""
-        out = rewrite.rewrite(src, "t.cu")
+        out = rewrite.rewrite(src, "t.cu", phases=False)
         if not registrations:
             out = re.sub(r" \[\[maybe_unused\]\] static const bool cusim_kernel_registered_[^\n]*?\}\);", "", out)
         self.assertEqual(out, expected)
@@ -225,6 +225,90 @@ class Rewrite(unittest.TestCase):
 
     def test_an_unterminated_comment_is_refused(self):
         self.refuse("void k() {\n/* __shared__\n", "t.cu:2: cusim nvcc: cannot rewrite the file: unterminated comment")
+
+
+
+class Phases(unittest.TestCase):
+    """Which kernels get the phased form (tools/nvcc/phases.py), and what it keeps."""
+
+    KERNEL = ("__global__ void k(const float* in, float* out) {\n"
+              "  __shared__ float s[64];\n"
+              "  const unsigned t = threadIdx.x;\n"
+              "  s[t] = in[t];\n"
+              "  __syncthreads();\n"
+              "  for (unsigned stride = 32; stride > 0; stride >>= 1) {\n"
+              "    if (t < stride) s[t] += s[t + stride];\n"
+              "    __syncthreads();\n"
+              "  }\n"
+              "  if (t == 0) out[0] = s[0];\n"
+              "}\n")
+
+    def phased(self, src):
+        out = rewrite.rewrite(src, "t.cu")
+        plain = rewrite.rewrite(src, "t.cu", phases=False)
+        if "phases_begin" not in out:
+            self.assertEqual(out, plain)
+            return None
+        # The first form is the plain rewrite, after the phased one, which a #line closes that gives
+        # the rest of the line of the body's { back its number.
+        start = out.index(" if (::cusim::detail::phases_begin()) {")
+        end = out.index("\n", out.index("return; }\n#line ", start) + len("return; }\n")) + 1
+        self.assertEqual(out[:start] + out[end:], plain)
+        return out
+
+    def test_a_reduction_gets_loops_between_barriers_and_keeps_its_lines(self):
+        out = self.phased(self.KERNEL)
+        self.assertIsNotNone(out)
+        # Two replicated variables (t and stride), the loop's condition voted by every thread.
+        self.assertEqual(out.count("cusim_pb_.slots<"), 2)
+        self.assertIn("cusim_c_.vote(static_cast<bool>(", out)
+        self.assertIn("if (cusim_pb_.leave(", out)
+        # Each statement of the phased form stands on its own line, at its own column.
+        self.assertIn('#line 7 "t.cu"\n    if (t < stride) s[t] += s[t + stride];', out)
+        self.assertIn('#line 3 "t.cu"\n                     threadIdx.x', out)
+        self.assertIn('return; }\n#line 1 "t.cu"\n\n  static constexpr char', out)
+
+    def test_a_return_ends_the_thread_and_skips_its_later_phases(self):
+        src = self.KERNEL.replace("  s[t] = in[t];\n", "  if (t > 40) return;\n  s[t] = in[t];\n")
+        out = self.phased(src)
+        self.assertIn("goto cusim_exit_", out)
+        self.assertIn("cusim_c_.exit();", out)
+
+    def test_kernels_that_cannot_be_proven_the_same_keep_only_their_fibers(self):
+        cases = {
+            "a barrier in a branch": ("  s[t] = in[t];\n", "  if (t < 8) __syncthreads();\n"),
+            "a warp shuffle": ("  s[t] = in[t];\n", "  s[t] = __shfl_down_sync(0xffffffffu, in[t], 1);\n"),
+            "an atomic": ("  s[t] = in[t];\n", "  atomicAdd(out, in[t]);\n"),
+            "a call of a function not defined here": ("  s[t] = in[t];\n", "  s[t] = helper(in[t]);\n"),
+            "a local of a type not known to be trivial": ("  s[t] = in[t];\n", "  Thing x = make(t);\n"),
+            "an auto local": ("  s[t] = in[t];\n", "  auto x = in[t];\n"),
+            "a lambda": ("  s[t] = in[t];\n", "  s[t] = [&] { return in[t]; }();\n"),
+            "goto": ("  s[t] = in[t];\n", "  goto done;\n"),
+            "a break out of a loop over a barrier": ("    if (t < stride)", "    if (stride == 4) break;\n    if (t < stride)"),
+            "the address of a replicated variable": ("  s[t] = in[t];\n", "  const unsigned* p = &t;\n"),
+            "a barrier in a do loop": ("  for (unsigned stride = 32; stride > 0; stride >>= 1) {", "  do {"),
+            "__syncthreads_count": ("  __syncthreads();\n  for", "  __syncthreads_count(1);\n  for"),
+            "a conditional directive": ("  s[t] = in[t];\n", "#ifdef X\n  s[t] = in[t];\n#endif\n"),
+        }
+        for what, (old, new) in cases.items():
+            src = self.KERNEL.replace(old, new, 1)
+            self.assertNotEqual(src, self.KERNEL, what)
+            with self.subTest(what):
+                try:
+                    self.assertIsNone(self.phased(src))
+                except rewrite.RewriteError:
+                    pass
+
+    def test_a_device_function_of_the_file_may_be_called_unless_it_waits(self):
+        calm = "__device__ float twice(float x) { return 2.0f * x; }\n"
+        waits = "__device__ float twice(float x) { __syncthreads(); return 2.0f * x; }\n"
+        src = self.KERNEL.replace("  s[t] = in[t];\n", "  s[t] = twice(in[t]);\n")
+        self.assertIsNotNone(self.phased(calm + src))
+        self.assertIsNone(self.phased(waits + src))
+
+    def test_kernels_without_barriers_are_left_as_they_are(self):
+        src = "__global__ void k(float* p) { p[threadIdx.x] = 1; }\n"
+        self.assertEqual(rewrite.rewrite(src, "t.cu"), rewrite.rewrite(src, "t.cu", phases=False))
 
 
 if __name__ == "__main__":

@@ -535,6 +535,12 @@ class Driver:
             shutil.rmtree(self.tmp, ignore_errors=True)
 
     # -- compile flags
+    def phases(self):
+        """Whether kernels get their phased form (phases.py): in optimised builds, not in the ones
+        made for stepping through kernels (-G, -O0, or -g without -O, which compiles at -O0)."""
+        o = self.o
+        return "-O0" not in self.opt_flags() and not o.device_debug
+
     def opt_flags(self):
         o = self.o
         flags = []
@@ -617,7 +623,7 @@ class Driver:
         self.copies = {}
         if kind != "cu":
             return path
-        graph = _IncludeGraph(path, self.include_search(path), self.toolkit_roots())
+        graph = _IncludeGraph(path, self.include_search(path), self.toolkit_roots(), self.phases())
         root = graph.root
         if not root.copied:
             return path
@@ -898,8 +904,9 @@ class _Node:
 class _IncludeGraph:
     """The .cu file and the user's headers it includes, transitively, each read and rewritten once."""
 
-    def __init__(self, source, search, toolkit_roots):
+    def __init__(self, source, search, toolkit_roots, phases=True):
         self.search = search
+        self.phases = phases
         self.not_user = tuple(toolkit_roots) + _SYSTEM_PREFIXES
         self.user_dir = {}  # directory -> whether it holds the user's headers
         self.nodes = {}  # real path -> _Node
@@ -933,7 +940,7 @@ class _IncludeGraph:
         with open(path, encoding="utf-8", errors="surrogateescape", newline="") as f:
             text = f.read()
         # RewriteError propagates with file:line, as for the .cu file (the header's path, absolute).
-        rewritten = rewrite.rewrite(text, name_in_errors) if rewrite.needs_rewrite(text) else text
+        rewritten = rewrite.rewrite(text, name_in_errors, self.phases) if rewrite.needs_rewrite(text) else text
         node = self.nodes[key] = _Node(path, text, rewritten)
         return node
 

@@ -22,6 +22,8 @@ raises RewriteError naming the file, line and construct.
 import hashlib
 import re
 
+import phases
+
 __all__ = ["RewriteError", "rewrite", "needs_rewrite"]
 
 
@@ -213,9 +215,11 @@ def array_name_registration(variable, name, space):
 
 
 class _Rewriter:
-    def __init__(self, tokens, path):
+    def __init__(self, tokens, path, phases=True):
         self.t = tokens
         self.path = path
+        self.phases = phases  # add the phased form of kernels (phases.py)
+        self.functions = []  # (name, body {, body }, parameter words, whether __global__) of every function
         self.out = [tok.text for tok in tokens]  # replacement text per token
         self.keys = 0
         self.registrations = 0  # kernels and arrays registered so far (their variables' names)
@@ -672,7 +676,16 @@ class _Rewriter:
                 self.rewrite_launch(i, n, False)
                 i += 2
             i += 1
+        if self.phases:
+            self.add_phases()
         return "".join(self.out)
+
+    def add_phases(self):
+        """Each kernel fit for it gets its phased form (phases.py) after the { of its body."""
+        fit = phases.function_fitness(self, [f for f in self.functions if not f[4]])
+        for name, i, close, params, kernel in self.functions:
+            if kernel:
+                self.out[i] += phases.phased_body(self, i, close, fit, params)
 
     def declaration_start(self, i):
         """The first token of the declaration whose body opens with the { at i (after the previous
@@ -691,21 +704,11 @@ class _Rewriter:
             j = self.prev_sig(j)
         return start
 
-    def register_kernel(self, i):
-        """i is the { of a function body outside any function: if the function is a __global__
-        one that is not a template, a registration follows its closing } on the same line."""
-        start = self.declaration_start(i)
-        if start < 0:
-            return
-        words = [self.t[k] for k in range(start, i) if self.t[k].kind not in _TRIVIA]
-        if not any(w.kind == "id" and w.text == "__global__" for w in words):
-            return
-        if any(w.kind == "id" and w.text == "template" for w in words):
-            return  # a template: registered by its launches
-        # The declared name: the (qualified) identifier before the first ( that follows no
-        # attribute-like word, at depth 0.
+    def function_name(self, start, i):
+        """The declared (qualified) name of the function whose declaration runs from start to its
+        body's { at i, and the ( of its parameters: the identifier before the first ( that follows
+        no attribute-like word, at depth 0. (None, -1) if there is none."""
         k = start
-        name = None
         while k < i:
             if self.is_punct(k, "(") or self.is_punct(k, "["):
                 p = self.prev_sig(k)
@@ -715,17 +718,32 @@ class _Rewriter:
                     while q >= start and self.is_punct(q, "::") and self.t[self.prev_sig(q)].kind == "id":
                         parts.insert(0, self.t[self.prev_sig(q)].text)
                         q = self.prev_sig(self.prev_sig(q))
-                    name = "::".join(parts)
-                    break
+                    return "::".join(parts), k
                 k = self.match_forward(k)
                 if k < 0:
-                    return
+                    return None, -1
             k += 1
-        if name is None:
+        return None, -1
+
+    def register_kernel(self, i):
+        """i is the { of a function body outside any function: if the function is a __global__
+        one that is not a template, a registration follows its closing } on the same line. Every
+        function's body is noted for the phases (phases.py)."""
+        start = self.declaration_start(i)
+        if start < 0:
             return
+        name, paren = self.function_name(start, i)
         close = self.match_forward(i)
-        if close < 0:
+        if name is None or close < 0:
             return
+        words = [self.t[k] for k in range(start, i) if self.t[k].kind not in _TRIVIA]
+        params = {self.t[k].text for k in range(paren, self.match_forward(paren)) if self.t[k].kind == "id"}
+        kernel = any(w.kind == "id" and w.text == "__global__" for w in words)
+        self.functions.append((name.split("::")[-1], i, close, params, kernel))
+        if not kernel:
+            return
+        if any(w.kind == "id" and w.text == "template" for w in words):
+            return  # a template: registered by its launches
         self.registrations += 1
         self.out[close] += " " + registration(name, self.registrations, self.t[i].line, self.tag)
 
@@ -831,8 +849,10 @@ class _Rewriter:
         self.out[i] = "#" + "".join(sub.out)
 
 
-def rewrite(src, path="<input>"):
-    """The rewritten text of src (same number of lines); raises RewriteError."""
+def rewrite(src, path="<input>", phases=True):
+    """The rewritten text of src; raises RewriteError. The same number of lines without
+    `phases`; with it, kernels fit for it get a phased form whose #line directives keep every
+    line's number (phases.py)."""
     if not needs_rewrite(src):
         return src
-    return _Rewriter(tokenize(src, path), path).run()
+    return _Rewriter(tokenize(src, path), path, phases).run()

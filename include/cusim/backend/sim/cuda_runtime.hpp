@@ -19,6 +19,7 @@
 #include <cusim/backend/sim/atomics.hpp>
 #include <cusim/backend/sim/device_runtime.hpp>
 #include <cusim/backend/sim/math.hpp>
+#include <cusim/backend/sim/phases.hpp>
 #include <cusim/backend/sim/sync.hpp>
 #include <cusim/backend/sim/warp.hpp>
 

@@ -35,6 +35,8 @@ struct block_info {
   std::uint64_t next_xy;
   unsigned next_z;
   bool fast_next;           ///< no checker, no random schedule, no fault: next_thread may start it inline
+  bool phases;              ///< the launch allows a block to run as loops between barriers (phases.hpp)
+  bool phased;              ///< this block runs so: one fiber steps through its threads phase by phase
   sim_thread** lanes;       ///< every started thread's record by linear index (nthreads of them)
 };
 

@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: MIT
+// A block run as loops between its barriers (docs/internals.md, "Phases"). For a kernel whose
+// __syncthreads() are all statements of its body or of loops there, with nothing else that waits
+// for other threads, the nvcc driver puts a second form of the body before the first: each stretch
+// of code between two barriers a loop over the block's threads, each local variable that lives
+// across a barrier one slot per thread, each loop holding a barrier its condition evaluated by
+// every thread. The block's first thread runs it, making each thread current in turn (threadIdx,
+// the fault tags), so one fiber does the block's work with no switch. The checks are the
+// same code; a barrier that cannot be one for every thread is reported. CUSIM_PHASES=0, a
+// debugger's view of every thread, the opt-in checkers and CUSIM_SCHEDULE=random take fibers.
+#pragma once
+
+#ifndef CUSIM_CONFIG_INCLUDED_
+#  error "this header is private to cusim: include <cusim/cusim.hpp>"
+#endif
+
+#include <cusim/backend/sim/device_runtime.hpp>
+
+#include <cstddef>
+#include <vector>
+#include <type_traits>
+
+namespace cusim::detail {
+
+/// Whether the calling thread's block runs as loops between barriers: true, and from then on it
+/// does, when the launch allows it (phases), nothing needs the threads apart (fast_next) and the
+/// caller is the block's first thread, no other started.
+inline bool phases_begin() noexcept {
+  sim_thread& t = this_thread();
+  block_info& b = *t.block;
+  if (!b.phases || !b.fast_next || b.next_unstarted != 1) return false;
+  b.phased = true;
+  b.next_unstarted = b.nthreads;  // every thread is taken: the kernel's own loop starts none
+  return true;
+}
+
+/// The block's threads while it runs in phases: which have exited, the votes on the condition of
+/// a loop over a barrier, and the slots of the variables that live across barriers.
+class phase_block {
+ public:
+  phase_block();
+  ~phase_block();
+  phase_block(const phase_block&) = delete;
+  phase_block& operator=(const phase_block&) = delete;
+
+  /// After a phase that voted on a loop's condition (phase_cursor::vote): whether every live
+  /// thread leaves the loop (else they all stay); a split vote is a barrier divergence, reported
+  /// at the loop's `site`.
+  bool leave(const source_location& site);
+  /// One value-initialised T per thread of the block, freed with it.
+  template <class T>
+  T* slots() {
+    static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_default_constructible_v<T>,
+                  "the nvcc driver replicates variables of trivial types only");
+    return static_cast<T*>(zeroed(sizeof(T), alignof(T)));
+  }
+
+ private:
+  friend class phase_cursor;
+  void* zeroed(std::size_t size, std::size_t align);
+
+  sim_thread& t_;
+  block_info& b_;
+  unsigned char* gone_ = nullptr;
+  unsigned stay_ = 0, live_ = 0, first_ = 0, other_ = 0;
+  bool first_stays_ = false, split_ = false;
+  std::vector<void*> memory_;  // gone_ and the slots, freed by the destructor
+};
+
+/// One phase: the block's live threads in order, each made current in turn (threadIdx, the fault
+/// tags). A local of the phase's loop, so that its fields live in registers.
+class phase_cursor {
+ public:
+  explicit phase_cursor(phase_block& pb) noexcept
+      : pb_(pb), t_(pb.t_), gone_(pb.gone_), n_(pb.b_.nthreads), dx_(pb.b_.block_dim.x), dy_(pb.b_.block_dim.y) {}
+  ~phase_cursor() {
+    if (live_ != 0) {  // the phase voted: the block's loop reads the votes (phase_block::leave)
+      pb_.stay_ = stay_;
+      pb_.live_ = live_;
+      pb_.first_ = first_;
+      pb_.other_ = other_;
+      pb_.first_stays_ = first_stays_;
+      pb_.split_ = split_;
+    }
+  }
+  phase_cursor(const phase_cursor&) = delete;
+  phase_cursor& operator=(const phase_cursor&) = delete;
+
+  /// Makes the next live thread current; false after the last.
+  [[gnu::always_inline]] bool next() noexcept {
+    for (;;) {
+      if (++i == n_) return false;
+      if (i != 0 && ++x_ == dx_) {
+        x_ = 0;
+        if (++y_ == dy_) {
+          y_ = 0;
+          ++z_;
+        }
+      }
+      if (gone_[i] == 0) break;
+    }
+#if defined(CUSIM_RAW_ADDRESS_CHECKS)
+    make_current(t_, i, x_, y_, z_);  // compiled in the simulator: no check of these stores
+#else
+    t_.linear = static_cast<std::uint16_t>(i);
+    t_.polls = 0;
+    t_.thread_idx = uint3{x_, y_, z_};
+#endif
+    return true;
+  }
+  /// The current thread returned from the kernel: later phases skip it.
+  void exit() noexcept { gone_[i] = 1; }
+  /// The current thread evaluated the condition of the loop being entered or repeated.
+  [[gnu::always_inline]] void vote(bool stay) noexcept {
+    if (live_++ == 0) {
+      first_ = i;
+      first_stays_ = stay;
+    } else if (stay != first_stays_ && !split_) [[unlikely]] {
+      split_ = true;
+      other_ = i;
+    }
+    stay_ += stay;
+  }
+
+  unsigned i = ~0u;  ///< the current thread's linear index
+
+ private:
+  static void make_current(sim_thread& t, unsigned i, unsigned x, unsigned y, unsigned z) noexcept;
+
+  phase_block& pb_;
+  sim_thread& t_;
+  unsigned char* gone_;
+  unsigned n_, dx_, dy_;
+  unsigned x_ = 0, y_ = 0, z_ = 0;
+  unsigned stay_ = 0, live_ = 0, first_ = 0, other_ = 0;
+  bool first_stays_ = false, split_ = false;
+};
+
+}  // namespace cusim::detail

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: MIT
+// A block run as loops between its barriers (cusim/backend/sim/phases.hpp): the stepping through
+// its threads, the votes on the conditions of loops over barriers, and the faults.
+#include "phases.hpp"
+
+#include "debugger.hpp"
+#include "diagnostics.hpp"
+#include "launch_state.hpp"
+
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+namespace cusim::detail {
+
+phase_block::phase_block() : t_(this_thread()), b_(*t_.block) {
+  gone_ = static_cast<unsigned char*>(zeroed(1, 1));
+}
+
+phase_block::~phase_block() {
+  for (void* p : memory_) std::free(p);
+  b_.phased = false;
+}
+
+void* phase_block::zeroed(std::size_t size, std::size_t align) {
+  const std::size_t n = b_.nthreads;
+  memory_.reserve(memory_.size() + 1);
+  void* p = align <= alignof(std::max_align_t) ? std::calloc(n, size) : std::aligned_alloc(align, n * size);
+  if (p == nullptr) throw std::bad_alloc();
+  if (align > alignof(std::max_align_t)) std::memset(p, 0, n * size);
+  memory_.push_back(p);
+  return p;
+}
+
+void phase_cursor::make_current(sim_thread& t, unsigned i, unsigned x, unsigned y, unsigned z) noexcept {
+  t.linear = static_cast<std::uint16_t>(i);
+  t.polls = 0;
+  t.thread_idx = uint3{x, y, z};
+}
+
+bool phase_block::leave(const source_location& site) {
+  const unsigned stay = stay_, live = live_;
+  stay_ = live_ = 0;
+  if (split_) [[unlikely]] {
+    // The tag names the first thread that parts from the first live one.
+    t_.linear = static_cast<std::uint16_t>(other_);
+    t_.thread_idx = sim::index_of(b_.block_dim, other_);
+    sim::raise_fault(sim::phase_divergence_error(t_.thread_idx, b_.block_idx, sim::index_of(b_.block_dim, first_),
+                                                 first_stays_, stay, live, site));
+  }
+  return stay == 0;
+}
+
+}  // namespace cusim::detail
+
+namespace cusim::sim {
+
+void fail_wait_in_phases(const detail::sim_thread& t, std::string_view what, const detail::source_location& site) {
+  raise_fault(wait_in_phases_error(t.thread_idx, t.block->block_idx, what, site));
+}
+
+}  // namespace cusim::sim

@@ -1,0 +1,582 @@
+# SPDX-License-Identifier: MIT
+"""Kernels run as loops between their barriers (docs/internals.md, "Phases").
+
+For a ``__global__`` function whose ``__syncthreads()`` are all statements of its body or of
+``for``/``while`` loops there (loops in such loops too), and which has nothing else that waits for
+other threads, the rewrite puts a second form of the body before the first, behind
+``if (::cusim::detail::phases_begin())``:
+
+* each stretch of statements between two barriers becomes a loop over the block's live threads
+  (``phase_loop``), which makes each thread current in turn, so threadIdx and the fault tags are
+  that thread's;
+* each local variable declared in the body or in such a loop becomes one slot per thread
+  (``phase_slots``), copied into a local of the same name for each thread's turn and back;
+* each loop holding a barrier has its condition evaluated by every live thread (a split vote is a
+  barrier divergence) and its increment run as a phase;
+* ``return;`` ends the thread: later phases skip it.
+
+The first form stays as it was, for what the runtime runs on fibers (CUSIM_PHASES=0, the opt-in
+checkers, CUSIM_SCHEDULE=random). ``#line`` directives give the second form's statements their
+own lines. What cannot be proven the same program (a barrier in a branch, a warp collective, an
+atomic, a call of a function this file does not define, a local of a type not known to be
+trivial, a lambda, goto, ...) leaves the kernel as it was: no second form.
+"""
+
+__all__ = ["phased_body", "function_fitness"]
+
+_TRIVIA = ("ws", "nl", "comment")
+
+# Types a local that lives across a barrier may have (with const, and pointers to anything).
+_SCALARS = {
+    "bool", "char", "short", "int", "long", "float", "double", "signed", "unsigned", "size_t", "ptrdiff_t",
+    "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t", "uint", "ushort",
+    "uchar", "ulong", "half", "__half", "__half2",
+}
+for _base in ("char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "longlong", "ulonglong", "float",
+              "double"):
+    for _n in ("1", "2", "3", "4"):
+        _SCALARS.add(_base + _n)
+_SCALARS.add("dim3")
+
+# Identifiers that make a body unfit: they wait for other threads, or transfer control in ways the
+# loops cannot follow, or hide code.
+_FORBIDDEN = {
+    "goto", "asm", "__asm__", "__asm", "try", "throw", "co_await", "co_yield", "co_return", "static", "thread_local",
+    "volatile", "__syncthreads_count", "__syncthreads_and", "__syncthreads_or", "__syncwarp", "__activemask",
+    "cooperative_groups", "this_thread_block", "this_grid", "tiled_partition", "coalesced_threads", "sync",
+    "clock", "clock64", "__nanosleep", "new", "delete", "malloc", "free", "switch", "case", "default", "operator",
+    "template", "typedef", "using", "struct", "class", "union", "enum", "__shfl_sync",
+}
+_FORBIDDEN_PREFIXES = ("atomic", "__shfl", "__ballot", "__any", "__all", "__match", "__reduce", "__threadfence",
+                       "cg", "__builtin")
+
+# Functions a phase may call: they cannot wait for other threads.
+_KNOWN_CALLS = {
+    "min", "max", "abs", "fabs", "fabsf", "sqrt", "sqrtf", "rsqrt", "rsqrtf", "cbrt", "cbrtf", "exp", "expf",
+    "exp2", "exp2f", "exp10f", "__expf", "log", "logf", "log2", "log2f", "log10", "log10f", "__logf", "log1pf",
+    "expm1f", "sin", "sinf", "cos", "cosf", "tan", "tanf", "__sinf", "__cosf", "__tanf", "sincosf", "__sincosf",
+    "sincos", "asin", "asinf", "acos", "acosf", "atan", "atanf", "atan2", "atan2f", "sinh", "sinhf", "cosh",
+    "coshf", "tanh", "tanhf", "pow", "powf", "__powf", "floor", "floorf", "ceil", "ceilf", "round", "roundf",
+    "rint", "rintf", "lrintf", "llrintf", "trunc", "truncf", "fmin", "fminf", "fmax", "fmaxf", "fma", "fmaf",
+    "__fmaf_rn", "__fmul_rn", "__fadd_rn", "__fsub_rn", "__fdiv_rn", "__fdividef", "__frcp_rn", "__fsqrt_rn",
+    "__saturatef", "__float2int_rn", "__float2int_rz", "__float2uint_rn", "__int2float_rn", "__uint2float_rn",
+    "__float2half", "__half2float", "__float2half_rn", "__mul24", "__umul24", "__mulhi", "__umulhi", "__mul64hi",
+    "__umul64hi", "__popc", "__popcll", "__clz", "__clzll", "__ffs", "__ffsll", "__brev", "__brevll",
+    "copysign", "copysignf", "erf", "erff", "erfc", "erfcf", "isnan", "isinf", "isfinite", "signbit", "fmod",
+    "fmodf", "remainderf", "hypotf", "ldexpf", "frexpf", "modff", "normcdff", "__ldg", "printf", "assert",
+    "__trap", "sizeof", "alignof", "static_cast", "reinterpret_cast", "const_cast", "decltype", "grid",
+    "make_char2", "make_uchar2", "make_short2", "make_int2", "make_uint2", "make_int3", "make_uint3",
+    "make_int4", "make_uint4", "make_float2", "make_float3", "make_float4", "make_double2", "make_longlong2",
+    "size", "extent", "data", "x", "y", "z", "w",
+}
+_CONTROL = {"if", "for", "while", "do", "else", "return", "break", "continue"}
+
+
+class _Unfit(Exception):
+    pass
+
+
+class _Var:
+    __slots__ = ("name", "type", "slot", "const")
+
+    def __init__(self, name, typ, slot):
+        self.name = name
+        self.type = typ
+        self.slot = slot
+        self.const = typ.split("*")[-1].split() [:1] == ["const"] if "*" in typ else typ.split()[:1] == ["const"]
+
+
+class _Phaser:
+    def __init__(self, rw, open_i, close_i, functions, params):
+        self.rw = rw
+        self.t = rw.t
+        self.open = open_i
+        self.close = close_i
+        self.functions = functions  # name -> whether its body is fit to be called from a phase
+        self.params = params
+        self.sig = [k for k in range(open_i + 1, close_i) if self.t[k].kind not in _TRIVIA]
+        self.pos = {k: p for p, k in enumerate(self.sig)}
+        self.vars = []  # every replicated variable, in order of declaration
+        self.shared = []  # token ranges of the __shared__ declarations, run once
+        self.phases = 0
+        escaped = rw.path.replace("\\", "\\\\").replace('"', '\\"')
+        self.file = f'"{escaped}"'
+
+    # -- tokens
+    def tok(self, p):
+        return self.t[self.sig[p]]
+
+    def text(self, p):
+        return self.tok(p).text if 0 <= p < len(self.sig) else ""
+
+    def is_p(self, p, text):
+        return 0 <= p < len(self.sig) and self.tok(p).kind == "punct" and self.tok(p).text == text
+
+    def match(self, p):
+        k = self.rw.match_forward(self.sig[p])
+        if k < 0 or k not in self.pos:
+            raise _Unfit("unbalanced")
+        return self.pos[k]
+
+    def has_barrier(self, lo, hi):
+        return any(self.tok(p).kind == "id" and self.tok(p).text == "__syncthreads" for p in range(lo, hi + 1))
+
+    # -- the whole body: fit at all?
+    def screen(self):
+        for k in range(self.open + 1, self.close):
+            tok = self.t[k]
+            if tok.kind == "pp" and not tok.text.lstrip("#").lstrip().startswith("pragma"):
+                raise _Unfit("a preprocessor directive")
+        for p, k in enumerate(self.sig):
+            tok = self.t[k]
+            if tok.kind == "id":
+                if tok.text in _FORBIDDEN or tok.text.startswith(_FORBIDDEN_PREFIXES):
+                    raise _Unfit(tok.text)
+            elif tok.kind == "punct":
+                if tok.text == "[" and p > 0:
+                    before = self.tok(p - 1)
+                    if not (before.kind == "id" and before.text not in _CONTROL or
+                            before.kind == "punct" and before.text in (")", "]")):
+                        raise _Unfit("a lambda")
+                if tok.text == "<" and self.is_p(p + 1, "<") and self.is_p(p + 2, "<"):
+                    raise _Unfit("a launch")
+        self.screen_calls(0, len(self.sig) - 1)
+
+    def screen_calls(self, lo, hi):
+        """Every call in sig[lo..hi] is of a function that cannot wait for other threads."""
+        for p in range(lo, hi + 1):
+            if not self.is_p(p, "("):
+                continue
+            q = p - 1
+            if q < lo:
+                continue
+            if self.is_p(q, ">"):  # name<args>(...)
+                depth = 0
+                while q >= lo:
+                    if self.is_p(q, ">"):
+                        depth += 1
+                    elif self.is_p(q, "<"):
+                        depth -= 1
+                        if depth == 0:
+                            break
+                    q -= 1
+                q -= 1
+            if q < lo:
+                continue
+            tok = self.tok(q)
+            if tok.kind != "id":
+                continue  # a parenthesised expression, a cast, or a call of a call's result
+            name = tok.text
+            if name in _CONTROL or name == "__syncthreads" or name in _KNOWN_CALLS or name in _SCALARS:
+                continue
+            if name in self.params or any(v.name == name for v in self.vars) or name in self.shared_names():
+                continue  # an array view's element, A(i, j)
+            if self.functions.get(name, False):
+                continue
+            raise _Unfit(f"a call of {name}")
+
+    def shared_names(self):
+        names = set()
+        for lo, hi in self.shared:
+            for p in range(lo, hi + 1):
+                if self.tok(p).kind == "id":
+                    names.add(self.tok(p).text)
+        return names
+
+    # -- statements of a barrier level
+    def statement(self, p, end):
+        """The statement starting at p (before end): (kind, first, last, parts)."""
+        tok = self.tok(p)
+        if tok.kind == "punct" and tok.text == "{":
+            q = self.match(p)
+            return ("block", p, q, None)
+        if tok.kind == "punct" and tok.text == ";":
+            return ("empty", p, p, None)
+        if tok.kind == "id" and tok.text in ("for", "while"):
+            if not self.is_p(p + 1, "("):
+                raise _Unfit("a loop without (")
+            r = self.match(p + 1)
+            body = self.statement(r + 1, end)
+            return (tok.text, p, body[2], (p + 1, r, body))
+        if tok.kind == "id" and tok.text == "if":
+            if not self.is_p(p + 1, "("):
+                raise _Unfit("if without (")
+            r = self.match(p + 1)
+            then = self.statement(r + 1, end)
+            last = then[2]
+            if self.text(last + 1) == "else":
+                other = self.statement(last + 2, end)
+                last = other[2]
+            return ("if", p, last, None)
+        if tok.kind == "id" and tok.text == "do":
+            body = self.statement(p + 1, end)
+            q = body[2] + 1
+            if self.text(q) != "while" or not self.is_p(q + 1, "("):
+                raise _Unfit("do without while")
+            r = self.match(q + 1)
+            if not self.is_p(r + 1, ";"):
+                raise _Unfit("do-while without ;")
+            return ("do", p, r + 1, None)
+        q = p
+        while q < end:
+            if self.is_p(q, ";"):
+                return ("simple", p, q, None)
+            if self.tok(q).kind == "punct" and self.tok(q).text in ("(", "[", "{"):
+                q = self.match(q)
+            q += 1
+        raise _Unfit("a statement without ;")
+
+    def statements(self, lo, hi):
+        out = []
+        p = lo
+        while p <= hi:
+            s = self.statement(p, hi + 1)
+            out.append(s)
+            p = s[2] + 1
+        return out
+
+    # -- declarations of a barrier level
+    def declaration(self, lo, hi):
+        """sig[lo..hi] (without the ;): [(type text, name, init (lo, hi) or None)] if it declares
+        variables of known types, None if it is no declaration; raises _Unfit for one of another type."""
+        words = [self.tok(p) for p in range(lo, hi + 1)]
+        if not words:
+            return None
+        first = words[0].text
+        if words[0].kind == "punct":
+            if first in ("(", "*", "++", "--"):
+                return None
+            raise _Unfit(f"a statement opening with {first}")
+        k = 0
+        cv = []
+        while k < len(words) and words[k].kind == "id" and words[k].text in ("const", "__restrict__"):
+            cv.append(words[k].text)
+            k += 1
+        base = []
+        while k < len(words) and words[k].kind == "id" and words[k].text in _SCALARS:
+            base.append(words[k].text)
+            k += 1
+        if not base:
+            # An expression statement opens with a name known not to be a type; anything else may
+            # declare a variable of a type not known to be trivial.
+            known = (_CONTROL | _KNOWN_CALLS | self.params | self.shared_names() | {v.name for v in self.vars} |
+                     {"threadIdx", "blockIdx", "blockDim", "gridDim", "__syncthreads"})
+            if k == 0 and first in known and not (len(words) > 1 and words[1].kind == "id"):
+                return None
+            raise _Unfit(f"a statement opening with {first}")
+        while k < len(words) and words[k].kind == "id" and words[k].text == "const":
+            cv.append("const")
+            k += 1
+        out = []
+        p = lo + k
+        while p <= hi:
+            ptr = ""
+            while p <= hi and (self.is_p(p, "*") or self.text(p) in ("const", "__restrict__")):
+                ptr += " " + self.text(p) if self.tok(p).kind == "id" else "*"
+                p += 1
+            if p > hi or self.tok(p).kind != "id":
+                raise _Unfit("a declarator")
+            name = self.tok(p).text
+            p += 1
+            init = None
+            if p <= hi and self.is_p(p, "="):
+                q = p + 1
+                start = q
+                while q <= hi and not self.is_p(q, ","):
+                    if self.tok(q).kind == "punct" and self.tok(q).text in ("(", "[", "{"):
+                        q = self.match(q)
+                    q += 1
+                init = (start, q - 1)
+                p = q
+            elif p <= hi and not self.is_p(p, ","):
+                raise _Unfit("a declarator with an array bound or a constructor")
+            out.append((" ".join(cv + base) + ptr, name, init))
+            if p <= hi:
+                p += 1  # the comma
+        return out
+
+    # -- code
+    def chunk(self, lo, hi, exit_label=None):
+        """sig[lo..hi]'s source (rewritten, comments blanked) from a #line of its first line;
+        `return;` becomes a jump to `exit_label`."""
+        a, b = self.sig[lo], self.sig[hi]
+        # The first token at its own column: the bounds reports read the subscript at the
+        # instrumentation's column in the source line.
+        parts = [f"\n#line {self.t[a].line} {self.file}\n", " " * self.column_of(a)]
+        k = a
+        while k <= b:
+            tok = self.t[k]
+            text = self.rw.out[k]
+            if tok.kind == "comment":
+                text = "".join(c if c == "\n" else " " for c in tok.text)
+            elif tok.kind == "pp":
+                text = "\n" * tok.text.count("\n")  # #pragma unroll & co.: hints for the first form
+            elif tok.kind == "id" and tok.text == "return":
+                n = self.rw.next_sig(k)
+                if exit_label is None or not (self.t[n].kind == "punct" and self.t[n].text == ";"):
+                    raise _Unfit("return with a value")
+                text = f"goto {exit_label}"
+            parts.append(text)
+            k += 1
+        return "".join(parts)
+
+    def column_of(self, a):
+        """The number of characters before token a on its line."""
+        width = 0
+        k = a - 1
+        while k >= 0:
+            text = self.rw.out[k] if self.t[k].line == self.t[a].line else self.t[k].text
+            if "\n" in self.t[k].text:
+                width += len(self.t[k].text) - self.t[k].text.rindex("\n") - 1
+                break
+            width += len(text)
+            k -= 1
+        return width
+
+    def phase(self, pieces, scope):
+        """One loop over the live threads running `pieces`: ("stmt", lo, hi) statements,
+        ("decl", lo, hi, vars, decls) declarations of replicated variables, ("text", code).
+        `scope`: the replicated variables declared before; only those the pieces name are
+        copied in, and of those only the ones not const are copied back."""
+        self.phases += 1
+        label = f"cusim_exit_{self.phases}_"
+        declared = [v for piece in pieces if piece[0] == "decl" for v in piece[3]]
+        named = set()
+        for piece in pieces:
+            if piece[0] != "text":
+                named.update(self.tok(p).text for p in range(piece[1], piece[2] + 1) if self.tok(p).kind == "id")
+        visible = {}
+        for v in scope:
+            visible[v.name] = v  # the innermost of a name wins
+        if any(v.name in visible for v in declared):
+            raise _Unfit("a variable shadowing another across phases")
+        used = [v for v in visible.values() if v.name in named]
+        body = []
+        uses_exit = False
+        for piece in pieces:
+            if piece[0] == "text":
+                body.append(piece[1])
+                continue
+            if any(self.tok(p).kind == "id" and self.tok(p).text == "return" for p in range(piece[1], piece[2] + 1)):
+                uses_exit = True
+            if piece[0] == "stmt":
+                body.append(self.chunk(piece[1], piece[2], label))
+                continue
+            for v, (typ, name, init) in zip(piece[3], piece[4]):
+                if init is None:
+                    body.append(f" [[maybe_unused]] {typ}& {name} = cusim_l{v.slot}_;")
+                else:
+                    body.append(f" [[maybe_unused]] {typ}& {name} = (cusim_l{v.slot}_ = "
+                                + self.chunk(init[0], init[1], label) + ");")
+        code = [" { ::cusim::detail::phase_cursor cusim_c_(cusim_pb_); while (cusim_c_.next()) {"
+                " const unsigned cusim_i_ = cusim_c_.i;"]
+        for v in used:
+            code.append(f" std::remove_cv_t<{v.type}> cusim_l{v.slot}_ = cusim_v{v.slot}_[cusim_i_];")
+        for v in declared:
+            code.append(f" std::remove_cv_t<{v.type}> cusim_l{v.slot}_{{}};")
+        code.append(" {")
+        for v in used:
+            code.append(f" [[maybe_unused]] {v.type}& {v.name} = cusim_l{v.slot}_;")
+        code.extend(body)
+        code.append(" }")
+        for v in [v for v in used if not v.const] + declared:
+            code.append(f" cusim_v{v.slot}_[cusim_i_] = cusim_l{v.slot}_;")
+        if uses_exit:
+            code.append(f" continue; {label}: cusim_c_.exit();")
+        code.append(" } }")
+        return "".join(code)
+
+    def declare(self, decls, scope):
+        """New replicated variables for `decls` (declaration() of one statement), added to scope."""
+        new = []
+        for typ, name, init in decls:
+            self.check_address_taken(name)
+            v = _Var(name, typ, len(self.vars))
+            self.vars.append(v)
+            new.append(v)
+        scope.extend(new)
+        return new
+
+    def level(self, stmts, scope, top, tail=()):
+        """The code of a barrier level: its phases, loops and barriers, then the pieces of `tail`
+        in its last phase. scope: the variables visible on entry (a copy is extended here)."""
+        scope = list(scope)
+        code = []
+        pieces = []
+        scope_before = [list(scope)]
+
+        def flush():
+            if pieces:
+                code.append(self.phase(list(pieces), scope_before[0]))
+                pieces.clear()
+            scope_before[0] = list(scope)
+
+        for kind, lo, hi, parts in stmts:
+            barrier = self.has_barrier(lo, hi)
+            if kind == "empty":
+                continue
+            if kind == "simple" and barrier:
+                if not (self.text(lo) == "__syncthreads" and self.is_p(lo + 1, "(") and self.is_p(lo + 2, ")") and
+                        self.is_p(lo + 3, ";") and hi == lo + 3):
+                    raise _Unfit("__syncthreads inside an expression")
+                flush()  # the barrier: where one phase ends and the next begins
+                continue
+            if kind in ("for", "while") and barrier:
+                paren_lo, paren_hi, body = parts
+                if self.has_barrier(paren_lo, paren_hi):
+                    raise _Unfit("__syncthreads in a loop header")
+                outer = list(scope)
+                code_loop = self.loop(kind, paren_lo, paren_hi, body, scope, pieces, flush)
+                code.append(code_loop)
+                scope[:] = outer  # the loop's own variables end with it
+                scope_before[0] = list(scope)
+                continue
+            if barrier:
+                raise _Unfit(f"__syncthreads inside {kind}")
+            if kind not in ("for", "while", "do") and any(
+                    self.tok(p).kind == "id" and self.tok(p).text in ("break", "continue") for p in range(lo, hi + 1)):
+                raise _Unfit("break or continue out of a phase")
+            if kind == "simple" and any(self.tok(p).kind == "id" and self.tok(p).text == "__shared__"
+                                        for p in range(lo, hi + 1)):
+                if not top:
+                    raise _Unfit("__shared__ inside a loop")
+                self.shared.append((lo, hi))
+                continue
+            decls = self.declaration(lo, hi - 1) if kind == "simple" else None
+            if decls:
+                pieces.append(("decl", lo, hi, self.declare(decls, scope), decls))
+                continue
+            pieces.append(("stmt", lo, hi))
+        pieces.extend(tail)
+        flush()
+        return "".join(code)
+
+    def loop(self, kind, paren_lo, paren_hi, body, scope, pieces, flush):
+        """A for or while loop holding barriers. Its init and the first vote on its condition join
+        the pending phase; then per round: whether every live thread leaves (a split vote is a
+        divergence), the body's level, and the increment with the next vote in the body's last
+        phase."""
+        if kind == "for":
+            semis = []
+            p = paren_lo + 1
+            while p < paren_hi:
+                if self.is_p(p, ";"):
+                    semis.append(p)
+                elif self.tok(p).kind == "punct" and self.tok(p).text in ("(", "[", "{"):
+                    p = self.match(p)
+                p += 1
+            if len(semis) != 2:
+                raise _Unfit("a for header")
+            init = (paren_lo + 1, semis[0])
+            cond = (semis[0] + 1, semis[1] - 1)
+            incr = (semis[1] + 1, paren_hi - 1)
+            if init[1] > init[0]:
+                decls = self.declaration(init[0], init[1] - 1)
+                if decls:
+                    pieces.append(("decl", init[0], init[1], self.declare(decls, scope), decls))
+                else:
+                    pieces.append(("stmt", init[0], init[1]))
+        else:
+            cond = (paren_lo + 1, paren_hi - 1)
+            incr = (paren_hi, paren_hi - 1)
+        if cond[1] >= cond[0]:
+            vote = [("text", " cusim_c_.vote(static_cast<bool>("), ("stmt", cond[0], cond[1]), ("text", "));")]
+        else:
+            vote = [("text", " cusim_c_.vote(true);")]
+        pieces.extend(vote)
+        flush()
+        site = f"::cusim::detail::source_location{{__FILE__, {self.tok(paren_lo).line}, 0}}"
+        b_kind, b_lo, b_hi, _ = body
+        inner = self.statements(b_lo + 1, b_hi - 1) if b_kind == "block" else [body]
+        tail = ([("stmt", incr[0], incr[1]), ("text", ";")] if incr[1] >= incr[0] else []) + vote
+        return (f" for (;;) {{ if (cusim_pb_.leave({site})) break;" + self.level(inner, scope, False, tail) + " }")
+
+    def check_address_taken(self, name):
+        for p in range(len(self.sig)):
+            if self.tok(p).kind == "id" and self.tok(p).text == name and p > 0 and self.is_p(p - 1, "&"):
+                before = self.tok(p - 2) if p > 1 else None
+                if before is None or before.kind == "punct" and before.text not in (")", "]"):
+                    raise _Unfit(f"the address of {name}")
+
+    def run(self):
+        if not any(self.tok(p).kind == "id" and self.tok(p).text == "__syncthreads" for p in range(len(self.sig))):
+            return None
+        self.screen()
+        stmts = self.statements(0, len(self.sig) - 1)
+        code = self.level(stmts, [], True)
+        self.screen_calls(0, len(self.sig) - 1)  # again, now that the variables are known
+        head = [" if (::cusim::detail::phases_begin()) {"]
+        for lo, hi in self.shared:
+            head.append(self.chunk(lo, hi))
+        head.append(" ::cusim::detail::phase_block cusim_pb_;")
+        for v in self.vars:
+            head.append(f" std::remove_cv_t<{v.type}>* const cusim_v{v.slot}_ = "
+                        f"cusim_pb_.slots<std::remove_cv_t<{v.type}>>();")
+        line = self.t[self.open].line
+        return "".join(head) + code + f" return; }}\n#line {line} {self.file}\n"
+
+
+def phased_body(rw, open_i, close_i, functions, params):
+    """The text to put after the { at open_i of a kernel's body (closing at close_i): the phased
+    form, or "" when the kernel is not fit for it."""
+    try:
+        return _Phaser(rw, open_i, close_i, functions, params).run() or ""
+    except _Unfit:
+        return ""
+
+
+def _calls(rw, lo, hi):
+    """The names called between tokens lo and hi (exclusive)."""
+    names = []
+    prev = []  # the last significant tokens
+    for k in range(lo + 1, hi):
+        tok = rw.t[k]
+        if tok.kind in _TRIVIA:
+            continue
+        if tok.kind == "punct" and tok.text == "(" and prev:
+            q = len(prev) - 1
+            if prev[q].kind == "punct" and prev[q].text == ">":
+                depth = 0
+                while q >= 0:
+                    if prev[q].kind == "punct" and prev[q].text == ">":
+                        depth += 1
+                    elif prev[q].kind == "punct" and prev[q].text == "<":
+                        depth -= 1
+                        if depth == 0:
+                            break
+                    q -= 1
+                q -= 1
+            if q >= 0 and prev[q].kind == "id":
+                names.append(prev[q].text)
+        prev.append(tok)
+    return names
+
+
+def function_fitness(rw, functions):
+    """name -> whether every function of that name defined in this file may be called from a
+    phase: nothing in it waits for other threads, and it calls only such functions."""
+    bodies = {}
+    for name, lo, hi, params, _ in functions:
+        bodies.setdefault(name, []).append((lo, hi, params))
+    fit = {name: False for name in bodies}
+    changed = True
+    while changed:  # from "unfit" up: a recursion stays unfit
+        changed = False
+        for name, defs in bodies.items():
+            if fit[name]:
+                continue
+            ok = True
+            for lo, hi, params in defs:
+                for k in range(lo + 1, hi):
+                    tok = rw.t[k]
+                    if tok.kind == "id" and (tok.text in _FORBIDDEN or tok.text.startswith(_FORBIDDEN_PREFIXES) or
+                                             tok.text == "__syncthreads"):
+                        ok = False
+                    elif tok.kind == "pp" or (tok.kind == "punct" and tok.text == "<" and rw.adjacent(k, 3, "<")):
+                        ok = False
+                if ok and not all(c in _CONTROL or c in _KNOWN_CALLS or c in _SCALARS or c in params or fit.get(c)
+                                  for c in _calls(rw, lo, hi)):
+                    ok = False
+            if ok:
+                fit[name] = changed = True
+    return fit
