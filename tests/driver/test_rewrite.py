@@ -306,6 +306,14 @@ class Phases(unittest.TestCase):
         self.assertIsNotNone(self.phased(calm + src))
         self.assertIsNone(self.phased(waits + src))
 
+    def test_auto_locals_whose_type_names_no_local_are_replicated(self):
+        src = self.KERNEL.replace("  const unsigned t = threadIdx.x;\n",
+                                  "  auto [x, y] = cusim::grid<2>();\n  const auto t = threadIdx.x;\n")
+        out = self.phased(src)
+        self.assertIn("cusim_pb_.slots<std::remove_cv_t<std::decay_t<decltype(cusim::grid<2>())>>>()", out)
+        self.assertIn("[[maybe_unused]] auto& [x, y] = (cusim_l0_ = ", out)
+        self.assertIn("[[maybe_unused]] const auto& t = cusim_l1_;", out)
+
     def test_kernels_without_barriers_are_left_as_they_are(self):
         src = "__global__ void k(float* p) { p[threadIdx.x] = 1; }\n"
         self.assertEqual(rewrite.rewrite(src, "t.cu"), rewrite.rewrite(src, "t.cu", phases=False))

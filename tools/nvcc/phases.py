@@ -77,13 +77,16 @@ class _Unfit(Exception):
 
 
 class _Var:
-    __slots__ = ("name", "type", "slot", "const")
+    """A replicated variable: the names it declares (one, or a structured binding's), its slots'
+    type, how a name is bound to a thread's copy (`binder` = copy), and whether it is const."""
+    __slots__ = ("names", "type", "binder", "slot", "const")
 
-    def __init__(self, name, typ, slot):
-        self.name = name
+    def __init__(self, names, typ, binder, const, slot):
+        self.names = names
         self.type = typ
+        self.binder = binder
+        self.const = const
         self.slot = slot
-        self.const = typ.split("*")[-1].split() [:1] == ["const"] if "*" in typ else typ.split()[:1] == ["const"]
 
 
 class _Phaser:
@@ -140,7 +143,6 @@ class _Phaser:
                         raise _Unfit("a lambda")
                 if tok.text == "<" and self.is_p(p + 1, "<") and self.is_p(p + 2, "<"):
                     raise _Unfit("a launch")
-        self.screen_calls(0, len(self.sig) - 1)
 
     def screen_calls(self, lo, hi):
         """Every call in sig[lo..hi] is of a function that cannot wait for other threads."""
@@ -169,7 +171,7 @@ class _Phaser:
             name = tok.text
             if name in _CONTROL or name == "__syncthreads" or name in _KNOWN_CALLS or name in _SCALARS:
                 continue
-            if name in self.params or any(v.name == name for v in self.vars) or name in self.shared_names():
+            if name in self.params or any(name in v.names for v in self.vars) or name in self.shared_names():
                 continue  # an array view's element, A(i, j)
             if self.functions.get(name, False):
                 continue
@@ -256,10 +258,12 @@ class _Phaser:
         while k < len(words) and words[k].kind == "id" and words[k].text in _SCALARS:
             base.append(words[k].text)
             k += 1
+        if not base and k < len(words) and words[k].kind == "id" and words[k].text == "auto":
+            return self.auto_declaration(lo + k + 1, hi, "const" in cv)
         if not base:
             # An expression statement opens with a name known not to be a type; anything else may
             # declare a variable of a type not known to be trivial.
-            known = (_CONTROL | _KNOWN_CALLS | self.params | self.shared_names() | {v.name for v in self.vars} |
+            known = (_CONTROL | _KNOWN_CALLS | self.params | self.shared_names() | self.replicated_names() |
                      {"threadIdx", "blockIdx", "blockDim", "gridDim", "__syncthreads"})
             if k == 0 and first in known and not (len(words) > 1 and words[1].kind == "id"):
                 return None
@@ -290,10 +294,47 @@ class _Phaser:
                 p = q
             elif p <= hi and not self.is_p(p, ","):
                 raise _Unfit("a declarator with an array bound or a constructor")
-            out.append((" ".join(cv + base) + ptr, name, init))
+            typ = " ".join(cv + base) + ptr
+            const = ("const" in typ.split("*")[-1].split()) if "*" in typ else "const" in cv
+            out.append(([name], typ, f"{typ}& {name}", const, init))
             if p <= hi:
                 p += 1  # the comma
         return out
+
+    def auto_declaration(self, p, hi, const):
+        """`auto name = init` or `auto [a, b] = init` from sig[p] (after auto) to sig[hi]: its type is
+        the decayed type of init, which may name no local of the kernel (it is spelled where the
+        slots are made, before any)."""
+        if self.is_p(p, "["):
+            close = self.match(p)
+            names = [self.text(q) for q in range(p + 1, close) if self.tok(q).kind == "id"]
+            if [self.text(q) for q in range(p + 1, close)] != [x for n in names for x in (n, ",")][:-1]:
+                raise _Unfit("a structured binding")
+            shown = "[" + ", ".join(names) + "]"
+            p = close + 1
+        elif self.tok(p).kind == "id":
+            names = [self.text(p)]
+            shown = names[0]
+            p += 1
+        else:
+            raise _Unfit("an auto declarator")
+        if not self.is_p(p, "=") or p + 1 > hi:
+            raise _Unfit("an auto declaration without = init")
+        init = (p + 1, hi)
+        for q in range(init[0], init[1] + 1):
+            if (self.tok(q).kind == "id" and self.tok(q).text in self.replicated_names() and
+                    not (self.is_p(q - 1, ".") or self.is_p(q - 1, "->"))):
+                raise _Unfit("an auto declaration whose type depends on a local")
+            if self.is_p(q, ","):
+                raise _Unfit("several auto declarators")
+        text = "".join(" " if self.t[k].kind in _TRIVIA else self.rw.out[k]
+                       for k in range(self.sig[init[0]], self.sig[init[1]] + 1))
+        typ = f"std::decay_t<decltype({text})>"
+        binder = ("const auto& " if const else "auto& ") + shown
+        return [(names, typ, binder, const, init)]
+
+    def replicated_names(self):
+        return {n for v in self.vars for n in v.names}
 
     # -- code
     def chunk(self, lo, hi, exit_label=None):
@@ -347,10 +388,16 @@ class _Phaser:
                 named.update(self.tok(p).text for p in range(piece[1], piece[2] + 1) if self.tok(p).kind == "id")
         visible = {}
         for v in scope:
-            visible[v.name] = v  # the innermost of a name wins
-        if any(v.name in visible for v in declared):
+            for n in v.names:
+                visible[n] = v  # the innermost of a name wins
+        if any(n in visible for v in declared for n in v.names):
             raise _Unfit("a variable shadowing another across phases")
-        used = [v for v in visible.values() if v.name in named]
+        used = []
+        for n, v in visible.items():
+            if n in named and v not in used:
+                if any(visible[m] is not v for m in v.names):
+                    raise _Unfit("a structured binding partly shadowed")
+                used.append(v)
         body = []
         uses_exit = False
         for piece in pieces:
@@ -362,11 +409,12 @@ class _Phaser:
             if piece[0] == "stmt":
                 body.append(self.chunk(piece[1], piece[2], label))
                 continue
-            for v, (typ, name, init) in zip(piece[3], piece[4]):
+            for v, decl in zip(piece[3], piece[4]):
+                init = decl[4]
                 if init is None:
-                    body.append(f" [[maybe_unused]] {typ}& {name} = cusim_l{v.slot}_;")
+                    body.append(f" [[maybe_unused]] {v.binder} = cusim_l{v.slot}_;")
                 else:
-                    body.append(f" [[maybe_unused]] {typ}& {name} = (cusim_l{v.slot}_ = "
+                    body.append(f" [[maybe_unused]] {v.binder} = (cusim_l{v.slot}_ = "
                                 + self.chunk(init[0], init[1], label) + ");")
         code = [" { ::cusim::detail::phase_cursor cusim_c_(cusim_pb_); while (cusim_c_.next()) {"
                 " const unsigned cusim_i_ = cusim_c_.i;"]
@@ -376,7 +424,7 @@ class _Phaser:
             code.append(f" std::remove_cv_t<{v.type}> cusim_l{v.slot}_{{}};")
         code.append(" {")
         for v in used:
-            code.append(f" [[maybe_unused]] {v.type}& {v.name} = cusim_l{v.slot}_;")
+            code.append(f" [[maybe_unused]] {v.binder} = cusim_l{v.slot}_;")
         code.extend(body)
         code.append(" }")
         for v in [v for v in used if not v.const] + declared:
@@ -389,9 +437,10 @@ class _Phaser:
     def declare(self, decls, scope):
         """New replicated variables for `decls` (declaration() of one statement), added to scope."""
         new = []
-        for typ, name, init in decls:
-            self.check_address_taken(name)
-            v = _Var(name, typ, len(self.vars))
+        for names, typ, binder, const, init in decls:
+            for name in names:
+                self.check_address_taken(name)
+            v = _Var(names, typ, binder, const, len(self.vars))
             self.vars.append(v)
             new.append(v)
         scope.extend(new)
@@ -504,7 +553,7 @@ class _Phaser:
         self.screen()
         stmts = self.statements(0, len(self.sig) - 1)
         code = self.level(stmts, [], True)
-        self.screen_calls(0, len(self.sig) - 1)  # again, now that the variables are known
+        self.screen_calls(0, len(self.sig) - 1)  # now that the variables and __shared__ names are known
         head = [" if (::cusim::detail::phases_begin()) {"]
         for lo, hi in self.shared:
             head.append(self.chunk(lo, hi))
