@@ -289,6 +289,9 @@ class Phases(unittest.TestCase):
             "a barrier in a do loop": ("  for (unsigned stride = 32; stride > 0; stride >>= 1) {", "  do {"),
             "__syncthreads_count": ("  __syncthreads();\n  for", "  __syncthreads_count(1);\n  for"),
             "a conditional directive": ("  s[t] = in[t];\n", "#ifdef X\n  s[t] = in[t];\n#endif\n"),
+            "a parameter advanced (each thread has its own)": ("  s[t] = in[t];\n", "  in += 64;\n  s[t] = in[t];\n"),
+            "a parameter incremented": ("  s[t] = in[t];\n", "  ++out;\n  s[t] = in[t];\n"),
+            "a parameter's address taken": ("  s[t] = in[t];\n", "  const float** p = &in;\n"),
         }
         for what, (old, new) in cases.items():
             src = self.KERNEL.replace(old, new, 1)
@@ -298,6 +301,13 @@ class Phases(unittest.TestCase):
                     self.assertIsNone(self.phased(src))
                 except rewrite.RewriteError:
                     pass
+
+    def test_writes_through_parameters_and_pragmas_are_no_obstacle(self):
+        src = self.KERNEL.replace("  s[t] = in[t];\n", "  out[t] = in[t];\n  s[t] = in[t] + (in == out);\n")
+        src = src.replace("  for (unsigned stride", "#pragma unroll\n  for (unsigned stride")
+        out = self.phased(src)
+        self.assertIsNotNone(out)
+        self.assertNotIn("#pragma", out.split("phases_begin")[1].split("return; }")[0])
 
     def test_a_device_function_of_the_file_may_be_called_unless_it_waits(self):
         calm = "__device__ float twice(float x) { return 2.0f * x; }\n"

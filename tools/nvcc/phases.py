@@ -143,6 +143,38 @@ class _Phaser:
                         raise _Unfit("a lambda")
                 if tok.text == "<" and self.is_p(p + 1, "<") and self.is_p(p + 2, "<"):
                     raise _Unfit("a launch")
+        for p in range(len(self.sig)):
+            if self.tok(p).kind == "id" and self.tok(p).text in self.params and self.writes(p):
+                raise _Unfit(f"a write to the parameter {self.tok(p).text}")
+
+    def writes(self, p):
+        """Whether the name at p is assigned, incremented or has its address taken: a kernel's
+        parameters are each thread's own copy, and in phases the threads share one."""
+        if p > 0 and self.is_p(p - 1, ".") or p > 0 and self.is_p(p - 1, "->"):
+            return False  # a member of something else
+        if p > 0 and self.tok(p - 1).kind == "punct" and self.tok(p - 1).text in ("++", "--", "&"):
+            before = self.tok(p - 2) if p > 1 else None
+            if self.tok(p - 1).text != "&" or before is None or (
+                    before.kind == "punct" and before.text not in (")", "]")) or before.text == "return":
+                return True
+        q = p + 1
+        member = False
+        while q < len(self.sig):
+            if self.is_p(q, "[") or self.is_p(q, "("):
+                q = self.match(q) + 1
+            elif self.is_p(q, ".") and q + 1 < len(self.sig) and self.tok(q + 1).kind == "id":
+                member = True
+                q += 2
+            elif self.is_p(q, "->"):
+                return False  # through a pointer
+            else:
+                break
+        if q >= len(self.sig):
+            return False
+        t = self.tok(q)
+        assign = t.kind == "punct" and (t.text in ("=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "++", "--") or
+                                        t.text in ("<", ">") and self.is_p(q + 1, t.text) and self.is_p(q + 2, "="))
+        return assign and (member or q == p + 1)
 
     def screen_calls(self, lo, hi):
         """Every call in sig[lo..hi] is of a function that cannot wait for other threads."""
@@ -232,6 +264,9 @@ class _Phaser:
         out = []
         p = lo
         while p <= hi:
+            if self.tok(p).kind == "pp":  # #pragma unroll & co.: hints, for the first form
+                p += 1
+                continue
             s = self.statement(p, hi + 1)
             out.append(s)
             p = s[2] + 1
