@@ -178,32 +178,10 @@ class _Phaser:
 
     def screen_calls(self, lo, hi):
         """Every call in sig[lo..hi] is of a function that cannot wait for other threads."""
-        for p in range(lo, hi + 1):
-            if not self.is_p(p, "("):
-                continue
-            q = p - 1
-            if q < lo:
-                continue
-            if self.is_p(q, ">"):  # name<args>(...)
-                depth = 0
-                while q >= lo:
-                    if self.is_p(q, ">"):
-                        depth += 1
-                    elif self.is_p(q, "<"):
-                        depth -= 1
-                        if depth == 0:
-                            break
-                    q -= 1
-                q -= 1
-            if q < lo:
-                continue
-            tok = self.tok(q)
-            if tok.kind != "id":
-                continue  # a parenthesised expression, a cast, or a call of a call's result
-            name = tok.text
+        for name in _called_names([self.tok(p) for p in range(lo, hi + 1)]):
             if name in _CONTROL or name == "__syncthreads" or name in _KNOWN_CALLS or name in _SCALARS:
                 continue
-            if name in self.params or any(name in v.names for v in self.vars) or name in self.shared_names():
+            if name in self.params or name in self.replicated_names() or name in self.shared_names():
                 continue  # an array view's element, A(i, j)
             if self.functions.get(name, False):
                 continue
@@ -609,30 +587,28 @@ def phased_body(rw, open_i, close_i, functions, params):
         return ""
 
 
-def _calls(rw, lo, hi):
-    """The names called between tokens lo and hi (exclusive)."""
+def _called_names(tokens):
+    """The names called in `tokens` (significant ones): each identifier before a (, or before the
+    <...> of template arguments before a ( (a parenthesised expression, a cast, or a call of a
+    call's result names nothing)."""
     names = []
-    prev = []  # the last significant tokens
-    for k in range(lo + 1, hi):
-        tok = rw.t[k]
-        if tok.kind in _TRIVIA:
+    for p, tok in enumerate(tokens):
+        if not (tok.kind == "punct" and tok.text == "(") or p == 0:
             continue
-        if tok.kind == "punct" and tok.text == "(" and prev:
-            q = len(prev) - 1
-            if prev[q].kind == "punct" and prev[q].text == ">":
-                depth = 0
-                while q >= 0:
-                    if prev[q].kind == "punct" and prev[q].text == ">":
-                        depth += 1
-                    elif prev[q].kind == "punct" and prev[q].text == "<":
-                        depth -= 1
-                        if depth == 0:
-                            break
-                    q -= 1
+        q = p - 1
+        if tokens[q].kind == "punct" and tokens[q].text == ">":
+            depth = 0
+            while q >= 0:
+                if tokens[q].kind == "punct" and tokens[q].text == ">":
+                    depth += 1
+                elif tokens[q].kind == "punct" and tokens[q].text == "<":
+                    depth -= 1
+                    if depth == 0:
+                        break
                 q -= 1
-            if q >= 0 and prev[q].kind == "id":
-                names.append(prev[q].text)
-        prev.append(tok)
+            q -= 1
+        if q >= 0 and tokens[q].kind == "id":
+            names.append(tokens[q].text)
     return names
 
 
@@ -659,7 +635,7 @@ def function_fitness(rw, functions):
                     elif tok.kind == "pp" or (tok.kind == "punct" and tok.text == "<" and rw.adjacent(k, 3, "<")):
                         ok = False
                 if ok and not all(c in _CONTROL or c in _KNOWN_CALLS or c in _SCALARS or c in params or fit.get(c)
-                                  for c in _calls(rw, lo, hi)):
+                                  for c in _called_names([t for t in rw.t[lo + 1:hi] if t.kind not in _TRIVIA])):
                     ok = False
             if ok:
                 fit[name] = changed = True
