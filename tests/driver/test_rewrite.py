@@ -303,7 +303,8 @@ class Phases(unittest.TestCase):
                     pass
 
     def test_writes_through_parameters_and_pragmas_are_no_obstacle(self):
-        src = self.KERNEL.replace("  s[t] = in[t];\n", "  out[t] = in[t];\n  s[t] = in[t] + (in == out);\n")
+        src = self.KERNEL.replace("  s[t] = in[t];\n", "  out[t] = in[t];\n  const float* first = &in[0];\n"
+                                  "  s[t] = in[t] + (first == in);\n")
         src = src.replace("  for (unsigned stride", "#pragma unroll\n  for (unsigned stride")
         out = self.phased(src)
         self.assertIsNotNone(out)

@@ -152,10 +152,11 @@ class _Phaser:
         parameters are each thread's own copy, and in phases the threads share one."""
         if p > 0 and self.is_p(p - 1, ".") or p > 0 and self.is_p(p - 1, "->"):
             return False  # a member of something else
-        if p > 0 and self.tok(p - 1).kind == "punct" and self.tok(p - 1).text in ("++", "--", "&"):
-            before = self.tok(p - 2) if p > 1 else None
-            if self.tok(p - 1).text != "&" or before is None or (
-                    before.kind == "punct" and before.text not in (")", "]")) or before.text == "return":
+        if p > 0 and self.tok(p - 1).kind == "punct" and self.tok(p - 1).text in ("++", "--"):
+            return True
+        if p > 0 and self.is_p(p - 1, "&") and not any(self.is_p(p + 1, x) for x in ("[", "(", "->")):
+            before = self.tok(p - 2) if p > 1 else None  # unary: &name, not a & name
+            if before is None or (before.kind == "punct" and before.text not in (")", "]")) or before.text == "return":
                 return True
         q = p + 1
         member = False
