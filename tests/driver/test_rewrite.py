@@ -310,6 +310,18 @@ class Phases(unittest.TestCase):
         self.assertIsNotNone(out)
         self.assertNotIn("#pragma", out.split("phases_begin")[1].split("return; }")[0])
 
+    def test_cooperative_groups_block_syncs_are_barriers(self):
+        # The cuda-samples' spelling: a block handle, cg::sync(cta) and cta.sync().
+        src = self.KERNEL.replace("  const unsigned t", "  cg::thread_block cta = cg::this_thread_block();\n  const unsigned t")
+        src = src.replace("  __syncthreads();\n  for", "  cg::sync(cta);\n  for").replace("    __syncthreads();", "    cta.sync();")
+        out = self.phased(src)
+        self.assertIsNotNone(out)
+        phased = out.split("phases_begin")[1].split("return; }")[0]
+        self.assertNotIn("sync(", phased.replace("cusim_", ""))
+        self.assertNotIn("this_thread_block", phased)
+        # Any other use of the handle (its rank, a tile of it) keeps the kernel on fibers.
+        self.assertIsNone(self.phased(src.replace("  if (t == 0)", "  if (cta.thread_rank() == 0)")))
+
     def test_a_device_function_of_the_file_may_be_called_unless_it_waits(self):
         calm = "__device__ float twice(float x) { return 2.0f * x; }\n"
         waits = "__device__ float twice(float x) { __syncthreads(); return 2.0f * x; }\n"

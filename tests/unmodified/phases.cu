@@ -6,10 +6,14 @@
 // faults. What differs is said where it does: a loop over a barrier left by some threads only.
 #include "check.h"
 
+#include <cooperative_groups.h>
+
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <string>
+
+namespace cg = cooperative_groups;
 
 __device__ float twice(float x) { return 2.0f * x; }
 
@@ -81,6 +85,20 @@ __global__ void volume(int* out) {
   __syncthreads();
   out[1 + threadIdx.x + 5 * (threadIdx.y + 3 * threadIdx.z)] =
       s[3 - threadIdx.z][2 - threadIdx.y][4 - threadIdx.x] + static_cast<int>(weight * 2) + (first == out ? 0 : 1000);
+}
+
+// The cuda-samples' spelling of a block barrier: cg::sync(cta) and cta.sync().
+__global__ void rotate_cg(const int* in, int* out) {
+  cg::thread_block cta = cg::this_thread_block();
+  __shared__ int s[32];
+  int t = threadIdx.x, v = in[t];
+  for (int r = 0; r < 3; ++r) {
+    s[t] = v;
+    cg::sync(cta);
+    v = s[(t + 1) % 32];
+    cta.sync();
+  }
+  out[t] = v;
 }
 
 // Thread 37 of block 1 reads one past the end of `in` in the third round.
@@ -204,6 +222,17 @@ int main() {
     cudaFree(out);
     cudaFree(vol);
   }
+  {
+    int *in, *out;
+    cudaMallocManaged(&in, 32 * sizeof(int));
+    cudaMallocManaged(&out, 32 * sizeof(int));
+    for (int i = 0; i < 32; ++i) in[i] = 100 + i;
+    rotate_cg<<<1, 32>>>(in, out);
+    CHECK_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    for (int t = 0; t < 32; ++t) CHECK_EQ(out[t], 100 + (t + 3) % 32);
+    cudaFree(in);
+    cudaFree(out);
+  }
   // A fault in a phase names the thread, block and line, as on fibers: the same report.
   allocate();
   std::string report;
@@ -212,7 +241,7 @@ int main() {
   CHECK(report.rfind("tid=[37, 0, 0] ctaid=[1, 0, 0]: invalid global read of 4 bytes at ", 0) == 0);
   CHECK(report.find("148 bytes past the end of a 512-byte allocation of device memory (cudaMalloc)") !=
         std::string::npos);
-  CHECK(report.find("(phases.cu:92)") != std::string::npos);
+  CHECK(report.find("(phases.cu:110)") != std::string::npos);
   if (failures) std::printf("%s", report.c_str());
   // Threads that leave a loop over a barrier at different rounds and meet at a later barrier: a
   // divergence either way, found where each form can see it.
@@ -221,11 +250,11 @@ int main() {
   if (phases)
     CHECK_EQ(report, std::string("tid=[16, 0, 0] ctaid=[0, 0, 0]: barrier divergence: threads of the block "
                                  "disagree on the condition of a loop holding __syncthreads (16 of 32 stay in it); "
-                                 "thread tid=[0, 0, 0] ctaid=[0, 0, 0] leaves it (phases.cu:104)\n"));
+                                 "thread tid=[0, 0, 0] ctaid=[0, 0, 0] leaves it (phases.cu:122)\n"));
   else
     CHECK_EQ(report, std::string("tid=[16, 0, 0] ctaid=[0, 0, 0]: barrier divergence: threads of the block wait "
-                                 "at different __syncthreads (16 at phases.cu:108, 16 at phases.cu:106); thread "
-                                 "tid=[0, 0, 0] ctaid=[0, 0, 0] waits at phases.cu:108 (phases.cu:106)\n"));
+                                 "at different __syncthreads (16 at phases.cu:126, 16 at phases.cu:124); thread "
+                                 "tid=[0, 0, 0] ctaid=[0, 0, 0] waits at phases.cu:126 (phases.cu:124)\n"));
   // Threads that leave such a loop and exit: on fibers the others go on without them (a GPU's
   // exited threads do not hold up a barrier); run in phases it is the divergence it is by CUDA's
   // rule that a barrier in conditional code needs the same condition in every thread.

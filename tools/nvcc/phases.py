@@ -99,6 +99,9 @@ class _Phaser:
         self.params = params
         self.sig = [k for k in range(open_i + 1, close_i) if self.t[k].kind not in _TRIVIA]
         self.pos = {k: p for p, k in enumerate(self.sig)}
+        self.cg_barriers = {}  # cg::sync(cta); and cta.sync(); statements: first position -> last
+        self.handle_decls = {}  # cg::thread_block cta = cg::this_thread_block(); likewise
+        self.exempt = set()  # the positions of those statements' tokens
         self.vars = []  # every replicated variable, in order of declaration
         self.shared = []  # token ranges of the __shared__ declarations, run once
         self.phases = 0
@@ -122,7 +125,40 @@ class _Phaser:
         return self.pos[k]
 
     def has_barrier(self, lo, hi):
-        return any(self.tok(p).kind == "id" and self.tok(p).text == "__syncthreads" for p in range(lo, hi + 1))
+        return any(self.tok(p).kind == "id" and self.tok(p).text == "__syncthreads" or p in self.cg_barriers
+                   for p in range(lo, hi + 1))
+
+    # -- the cooperative-groups spelling of a block barrier, as the cuda-samples write it
+    def find_block_syncs(self):
+        """`cg::thread_block cta = cg::this_thread_block();` (cg or cooperative_groups) declares a
+        handle; `cg::sync(cta);` and `cta.sync();` are then barriers like `__syncthreads();`. Their
+        statements are noted (cg_barriers: first position -> last, handle_decls likewise), their
+        tokens exempt from the screen; any other use of a handle keeps the kernel from phases."""
+        ns = ("cg", "cooperative_groups")
+        words = [(self.tok(p).kind, self.tok(p).text) for p in range(len(self.sig))]
+
+        def texts(p, n):
+            return [w[1] for w in words[p:p + n]]
+
+        handles = set()
+        for p in range(len(self.sig)):
+            t = texts(p, 11)
+            if (len(t) == 11 and t[0] in ns and t[1] == "::" and t[2] == "thread_block" and words[p + 3][0] == "id" and
+                    t[4] == "=" and t[5] in ns and t[6:] == ["::", "this_thread_block", "(", ")", ";"]):
+                handles.add(t[3])
+                self.handle_decls[p] = p + 10
+        for p in range(len(self.sig)):
+            t = texts(p, 7)
+            if len(t) >= 7 and t[0] in ns and t[1:3] == ["::", "sync"] and t[3] == "(" and t[4] in handles and \
+                    t[5:7] == [")", ";"]:
+                self.cg_barriers[p] = p + 6
+            elif len(t) >= 6 and t[0] in handles and t[1:6] == [".", "sync", "(", ")", ";"]:
+                self.cg_barriers[p] = p + 5
+        for first, last in list(self.handle_decls.items()) + list(self.cg_barriers.items()):
+            self.exempt.update(range(first, last + 1))
+        for p in range(len(self.sig)):
+            if words[p][0] == "id" and words[p][1] in handles and p not in self.exempt:
+                raise _Unfit(f"a use of the block handle {words[p][1]}")
 
     # -- the whole body: fit at all?
     def screen(self):
@@ -132,6 +168,8 @@ class _Phaser:
                 raise _Unfit("a preprocessor directive")
         for p, k in enumerate(self.sig):
             tok = self.t[k]
+            if p in self.exempt:
+                continue
             if tok.kind == "id":
                 if tok.text in _FORBIDDEN or tok.text.startswith(_FORBIDDEN_PREFIXES):
                     raise _Unfit(tok.text)
@@ -179,7 +217,7 @@ class _Phaser:
 
     def screen_calls(self, lo, hi):
         """Every call in sig[lo..hi] is of a function that cannot wait for other threads."""
-        for name in _called_names([self.tok(p) for p in range(lo, hi + 1)]):
+        for name in _called_names([self.tok(p) for p in range(lo, hi + 1) if p not in self.exempt]):
             if name in _CONTROL or name == "__syncthreads" or name in _KNOWN_CALLS or name in _SCALARS:
                 continue
             if name in self.params or name in self.replicated_names() or name in self.shared_names():
@@ -478,6 +516,11 @@ class _Phaser:
             barrier = self.has_barrier(lo, hi)
             if kind == "empty":
                 continue
+            if kind == "simple" and self.handle_decls.get(lo) == hi:
+                continue  # the block handle: only its barriers use it, and they need nothing
+            if kind == "simple" and self.cg_barriers.get(lo) == hi:
+                flush()
+                continue
             if kind == "simple" and barrier:
                 if not (self.text(lo) == "__syncthreads" and self.is_p(lo + 1, "(") and self.is_p(lo + 2, ")") and
                         self.is_p(lo + 3, ";") and hi == lo + 3):
@@ -562,7 +605,8 @@ class _Phaser:
                     raise _Unfit(f"the address of {name}")
 
     def run(self):
-        if not any(self.tok(p).kind == "id" and self.tok(p).text == "__syncthreads" for p in range(len(self.sig))):
+        self.find_block_syncs()
+        if not self.has_barrier(0, len(self.sig) - 1):
             return None
         self.screen()
         stmts = self.statements(0, len(self.sig) - 1)
