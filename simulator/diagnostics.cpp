@@ -183,8 +183,8 @@ kernel_error phase_divergence_error(uint3 tid, uint3 ctaid, uint3 first_tid, boo
 kernel_error wait_in_phases_error(uint3 tid, uint3 ctaid, std::string_view what, const detail::source_location& site) {
   return fault_error(fault_kind::barrier_divergence, tid, ctaid,
                      fmt::format("{} in a block run as loops between its barriers, from code the nvcc driver did "
-                                 "not see when it chose that form (a function of another file?); CUSIM_PHASES=0 "
-                                 "runs every thread on a fiber of its own",
+                                 "not see when it chose that form (a constructor, an operator, another file's "
+                                 "code); CUSIM_PHASES=0 runs every thread on a fiber of its own",
                                  what),
                      site);
 }

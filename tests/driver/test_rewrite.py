@@ -322,6 +322,13 @@ class Phases(unittest.TestCase):
         # Any other use of the handle (its rank, a tile of it) keeps the kernel on fibers.
         self.assertIsNone(self.phased(src.replace("  if (t == 0)", "  if (cta.thread_rank() == 0)")))
 
+    def test_only_cusim_views_among_the_parameters_may_be_called(self):
+        src = self.KERNEL.replace("  s[t] = in[t];\n", "  s[t] = f(t);\n")
+        functor = src.replace("(const float* in, float* out)", "(const float* in, float* out, Fn f)")
+        view = src.replace("(const float* in, float* out)", "(const float* in, float* out, cusim::span<const float> f)")
+        self.assertIsNone(self.phased(functor))
+        self.assertIsNotNone(self.phased(view))
+
     def test_a_device_function_of_the_file_may_be_called_unless_it_waits(self):
         calm = "__device__ float twice(float x) { return 2.0f * x; }\n"
         waits = "__device__ float twice(float x) { __syncthreads(); return 2.0f * x; }\n"

@@ -96,7 +96,8 @@ class _Phaser:
         self.open = open_i
         self.close = close_i
         self.functions = functions  # name -> whether its body is fit to be called from a phase
-        self.params = params
+        self.params = set(params)  # the parameters' names
+        self.views = _views(params)  # those of them one may call: cusim's checked views, A(i, j)
         self.sig = [k for k in range(open_i + 1, close_i) if self.t[k].kind not in _TRIVIA]
         self.pos = {k: p for p, k in enumerate(self.sig)}
         self.cg_barriers = {}  # cg::sync(cta); and cta.sync(); statements: first position -> last
@@ -220,11 +221,20 @@ class _Phaser:
         for name in _called_names([self.tok(p) for p in range(lo, hi + 1) if p not in self.exempt]):
             if name in _CONTROL or name == "__syncthreads" or name in _KNOWN_CALLS or name in _SCALARS:
                 continue
-            if name in self.params or name in self.replicated_names() or name in self.shared_names():
-                continue  # an array view's element, A(i, j)
+            if name in self.views or name in self.shared_views():
+                continue  # a checked view's element, A(i, j)
             if self.functions.get(name, False):
                 continue
             raise _Unfit(f"a call of {name}")
+
+    def shared_views(self):
+        """The names of the __shared__ cusim::shared_array variables: sA(i, j) is an element."""
+        names = set()
+        for lo, hi in self.shared:
+            words = [self.tok(p).text for p in range(lo, hi + 1) if self.tok(p).kind == "id"]
+            if "shared_array" in words:
+                names.add(words[-1])
+        return names
 
     def shared_names(self):
         names = set()
@@ -632,6 +642,12 @@ def phased_body(rw, open_i, close_i, functions, params):
         return ""
 
 
+def _views(params):
+    """The parameters (name -> type words) that are cusim's checked views, whose call operator
+    is an element access."""
+    return {name for name, words in params.items() if "cusim" in words and words & {"span", "mdspan"}}
+
+
 def _called_names(tokens):
     """The names called in `tokens` (significant ones): each identifier before a (, or before the
     <...> of template arguments before a ( (a parenthesised expression, a cast, or a call of a
@@ -679,7 +695,7 @@ def function_fitness(rw, functions):
                         ok = False
                     elif tok.kind == "pp" or (tok.kind == "punct" and tok.text == "<" and rw.adjacent(k, 3, "<")):
                         ok = False
-                if ok and not all(c in _CONTROL or c in _KNOWN_CALLS or c in _SCALARS or c in params or fit.get(c)
+                if ok and not all(c in _CONTROL or c in _KNOWN_CALLS or c in _SCALARS or c in _views(params) or fit.get(c)
                                   for c in _called_names([t for t in rw.t[lo + 1:hi] if t.kind not in _TRIVIA])):
                     ok = False
             if ok:

@@ -219,7 +219,7 @@ class _Rewriter:
         self.t = tokens
         self.path = path
         self.phases = phases  # add the phased form of kernels (phases.py)
-        self.functions = []  # (name, body {, body }, parameter words, whether __global__) of every function
+        self.functions = []  # (name, body {, body }, parameters (parameters()), whether __global__) of every function
         self.out = [tok.text for tok in tokens]  # replacement text per token
         self.keys = 0
         self.registrations = 0  # kernels and arrays registered so far (their variables' names)
@@ -725,6 +725,31 @@ class _Rewriter:
             k += 1
         return None, -1
 
+    def parameters(self, paren):
+        """name -> the words of its type, for each parameter of the list opening at paren (an
+        unnamed one is left out, a default value is not read)."""
+        close = self.match_forward(paren)
+        out = {}
+        words = []
+        depth = 0
+        default = False
+        for k in range(paren + 1, close + 1):
+            tok = self.t[k]
+            if k == close or (tok.kind == "punct" and tok.text == "," and depth == 0):
+                if len(words) > 1:
+                    out[words[-1]] = set(words[:-1])
+                words = []
+                default = False
+            elif tok.kind == "punct" and tok.text in ("(", "[", "{", "<"):
+                depth += 1
+            elif tok.kind == "punct" and tok.text in (")", "]", "}", ">"):
+                depth -= 1
+            elif tok.kind == "punct" and tok.text == "=" and depth == 0:
+                default = True
+            elif tok.kind == "id" and not default:
+                words.append(tok.text)
+        return out
+
     def register_kernel(self, i):
         """i is the { of a function body outside any function: if the function is a __global__
         one that is not a template, a registration follows its closing } on the same line. Every
@@ -737,7 +762,7 @@ class _Rewriter:
         if name is None or close < 0:
             return
         words = [self.t[k] for k in range(start, i) if self.t[k].kind not in _TRIVIA]
-        params = {self.t[k].text for k in range(paren, self.match_forward(paren)) if self.t[k].kind == "id"}
+        params = self.parameters(paren)
         kernel = any(w.kind == "id" and w.text == "__global__" for w in words)
         self.functions.append((name.split("::")[-1], i, close, params, kernel))
         if not kernel:
