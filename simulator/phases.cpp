@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <utility>
 
 namespace cusim::detail {
 
@@ -32,23 +33,19 @@ void* phase_block::zeroed(std::size_t size, std::size_t align) {
   return p;
 }
 
-void phase_cursor::make_current(sim_thread& t, unsigned i, unsigned x, unsigned y, unsigned z) noexcept {
-  t.linear = static_cast<std::uint16_t>(i);
-  t.polls = 0;
-  t.thread_idx = uint3{x, y, z};
+void phase_cursor::make_current_unchecked(sim_thread& t, unsigned linear, uint3 idx) noexcept {
+  make_current(t, linear, idx);
 }
 
 bool phase_block::leave(const source_location& site) {
-  const unsigned stay = stay_, live = live_;
-  stay_ = live_ = 0;
-  if (split_) [[unlikely]] {
+  const phase_votes v = std::exchange(votes_, phase_votes{});
+  if (v.split) [[unlikely]] {
     // The tag names the first thread that parts from the first live one.
-    t_.linear = static_cast<std::uint16_t>(other_);
-    t_.thread_idx = sim::index_of(b_.block_dim, other_);
-    sim::raise_fault(sim::phase_divergence_error(t_.thread_idx, b_.block_idx, sim::index_of(b_.block_dim, first_),
-                                                 first_stays_, stay, live, site));
+    make_current(t_, v.other, sim::index_of(b_.block_dim, v.other));
+    sim::raise_fault(sim::phase_divergence_error(t_.thread_idx, b_.block_idx, sim::index_of(b_.block_dim, v.first),
+                                                 v.first_stays, v.stay, v.live, site));
   }
-  return stay == 0;
+  return v.stay == 0;
 }
 
 }  // namespace cusim::detail

@@ -61,14 +61,21 @@ inline sim_thread& this_thread() {
   return *t;
 }
 
+/// Makes the record `t` thread `idx` of its block (linear index `linear`), with no atomic polls
+/// counted yet: what a thread started inline (start_next_thread) or a thread's turn in a block run
+/// in phases (phases.hpp) writes.
+[[gnu::always_inline]] inline void make_current(sim_thread& t, unsigned linear, uint3 idx) noexcept {
+  t.linear = static_cast<std::uint16_t>(linear);
+  t.polls = 0;
+  t.thread_idx = idx;
+}
+
 /// Makes `t` the block's next unstarted thread, in CUDA's order (x fastest).
 [[gnu::always_inline]] inline void start_next_thread(sim_thread& t, block_info& b) noexcept {
   const unsigned linear = b.next_unstarted++;
-  t.linear = static_cast<std::uint16_t>(linear);
-  t.polls = 0;
   const std::uint64_t xy = b.next_xy;
   const unsigned x = static_cast<unsigned>(xy), y = static_cast<unsigned>(xy >> 32);
-  t.thread_idx = uint3{x, y, b.next_z};
+  make_current(t, linear, uint3{x, y, b.next_z});
   if (x + 1 != b.block_dim.x) {
     b.next_xy = xy + 1;
   } else if (y + 1 != b.block_dim.y) {

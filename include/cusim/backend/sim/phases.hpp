@@ -34,6 +34,24 @@ inline bool phases_begin() noexcept {
   return true;
 }
 
+/// The live threads' votes on the condition of a loop over a barrier, gathered in one phase.
+struct phase_votes {
+  unsigned stay = 0, live = 0;
+  unsigned first = 0, other = 0;  ///< the first voter, and the first that voted otherwise
+  bool first_stays = false, split = false;
+
+  [[gnu::always_inline]] void add(unsigned i, bool stays) noexcept {
+    if (live++ == 0) {
+      first = i;
+      first_stays = stays;
+    } else if (stays != first_stays && !split) [[unlikely]] {
+      split = true;
+      other = i;
+    }
+    stay += stays;
+  }
+};
+
 /// The block's threads while it runs in phases: which have exited, the votes on the condition of
 /// a loop over a barrier, and the slots of the variables that live across barriers.
 class phase_block {
@@ -62,8 +80,7 @@ class phase_block {
   sim_thread& t_;
   block_info& b_;
   unsigned char* gone_ = nullptr;
-  unsigned stay_ = 0, live_ = 0, first_ = 0, other_ = 0;
-  bool first_stays_ = false, split_ = false;
+  phase_votes votes_;  // of the last phase that voted
   std::vector<void*> memory_;  // gone_ and the slots, freed by the destructor
 };
 
@@ -74,14 +91,7 @@ class phase_cursor {
   explicit phase_cursor(phase_block& pb) noexcept
       : pb_(pb), t_(pb.t_), gone_(pb.gone_), n_(pb.b_.nthreads), dx_(pb.b_.block_dim.x), dy_(pb.b_.block_dim.y) {}
   ~phase_cursor() {
-    if (live_ != 0) {  // the phase voted: the block's loop reads the votes (phase_block::leave)
-      pb_.stay_ = stay_;
-      pb_.live_ = live_;
-      pb_.first_ = first_;
-      pb_.other_ = other_;
-      pb_.first_stays_ = first_stays_;
-      pb_.split_ = split_;
-    }
+    if (votes_.live != 0) pb_.votes_ = votes_;  // the phase voted: the block's loop reads them (leave)
   }
   phase_cursor(const phase_cursor&) = delete;
   phase_cursor& operator=(const phase_cursor&) = delete;
@@ -100,40 +110,28 @@ class phase_cursor {
       if (gone_[i] == 0) break;
     }
 #if defined(CUSIM_RAW_ADDRESS_CHECKS)
-    make_current(t_, i, x_, y_, z_);  // compiled in the simulator: no check of these stores
+    make_current_unchecked(t_, i, uint3{x_, y_, z_});  // compiled in the simulator: no check of these stores
 #else
-    t_.linear = static_cast<std::uint16_t>(i);
-    t_.polls = 0;
-    t_.thread_idx = uint3{x_, y_, z_};
+    make_current(t_, i, uint3{x_, y_, z_});
 #endif
     return true;
   }
   /// The current thread returned from the kernel: later phases skip it.
   void exit() noexcept { gone_[i] = 1; }
   /// The current thread evaluated the condition of the loop being entered or repeated.
-  [[gnu::always_inline]] void vote(bool stay) noexcept {
-    if (live_++ == 0) {
-      first_ = i;
-      first_stays_ = stay;
-    } else if (stay != first_stays_ && !split_) [[unlikely]] {
-      split_ = true;
-      other_ = i;
-    }
-    stay_ += stay;
-  }
+  [[gnu::always_inline]] void vote(bool stay) noexcept { votes_.add(i, stay); }
 
   unsigned i = ~0u;  ///< the current thread's linear index
 
  private:
-  static void make_current(sim_thread& t, unsigned i, unsigned x, unsigned y, unsigned z) noexcept;
+  static void make_current_unchecked(sim_thread& t, unsigned linear, uint3 idx) noexcept;
 
   phase_block& pb_;
   sim_thread& t_;
   unsigned char* gone_;
   unsigned n_, dx_, dy_;
   unsigned x_ = 0, y_ = 0, z_ = 0;
-  unsigned stay_ = 0, live_ = 0, first_ = 0, other_ = 0;
-  bool first_stays_ = false, split_ = false;
+  phase_votes votes_;
 };
 
 }  // namespace cusim::detail
