@@ -72,6 +72,11 @@ _KNOWN_CALLS = {
 _CONTROL = {"if", "for", "while", "do", "else", "return", "break", "continue"}
 
 
+def _waits(tok):
+    """Whether the token is an identifier of _FORBIDDEN, or opens with one of its prefixes."""
+    return tok.kind == "id" and (tok.text in _FORBIDDEN or tok.text.startswith(_FORBIDDEN_PREFIXES))
+
+
 class _Unfit(Exception):
     pass
 
@@ -171,9 +176,8 @@ class _Phaser:
             tok = self.t[k]
             if p in self.exempt:
                 continue
-            if tok.kind == "id":
-                if tok.text in _FORBIDDEN or tok.text.startswith(_FORBIDDEN_PREFIXES):
-                    raise _Unfit(tok.text)
+            if _waits(tok):
+                raise _Unfit(tok.text)
             elif tok.kind == "punct":
                 if tok.text == "[" and p > 0:
                     before = self.tok(p - 1)
@@ -690,8 +694,7 @@ def function_fitness(rw, functions):
             for lo, hi, params in defs:
                 for k in range(lo + 1, hi):
                     tok = rw.t[k]
-                    if tok.kind == "id" and (tok.text in _FORBIDDEN or tok.text.startswith(_FORBIDDEN_PREFIXES) or
-                                             tok.text == "__syncthreads"):
+                    if _waits(tok) or tok.kind == "id" and tok.text == "__syncthreads":
                         ok = False
                     elif tok.kind == "pp" or (tok.kind == "punct" and tok.text == "<" and rw.adjacent(k, 3, "<")):
                         ok = False
