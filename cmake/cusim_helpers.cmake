@@ -1,6 +1,10 @@
 # SPDX-License-Identifier: MIT
 # cusim_add_executable(name sources...) / cusim_add_library(name [STATIC|SHARED] sources...):
 # with the sim backend .cu files compile as C++ with the host compiler; with cuda, with nvcc.
+# With the sim backend and CUSIM_PHASES (on by default), each .cu file is compiled from a copy in
+# which the kernels fit for it also have their phased form (the nvcc driver's phases.py: the code
+# between barriers run as loops over the block's threads), made at build time by phase_copy.py
+# (_CUSIM_PHASE_COPY, found beside the driver) with Python 3. Kernels in headers keep fibers.
 include_guard(GLOBAL)
 
 # Enables CUDA in the calling directory (sm_80 by default) unless it is already enabled there.
@@ -47,17 +51,54 @@ function(_cusim_mark_sources)
   endforeach()
 endfunction()
 
+# Sets `out` to the sources of target `name`, each .cu file replaced by its phased copy (see the
+# top of this file) when the sim backend builds with CUSIM_PHASES; the copy is compiled as C++ with
+# the source's directory searched for its quoted includes, and names the source in diagnostics.
+function(_cusim_phase_sources out name)
+  set(result)
+  set(phases OFF)
+  if(CUSIM_BACKEND STREQUAL "sim" AND CUSIM_PHASES AND _CUSIM_PHASE_COPY)
+    find_package(Python3 QUIET COMPONENTS Interpreter)
+    if(Python3_Interpreter_FOUND)
+      set(phases ON)
+    endif()
+  endif()
+  get_filename_component(tool_dir "${_CUSIM_PHASE_COPY}" DIRECTORY)
+  foreach(src IN LISTS ARGN)
+    if(phases AND src MATCHES "\\.cu$")
+      get_filename_component(abs "${src}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+      get_filename_component(dir "${abs}" DIRECTORY)
+      get_filename_component(base "${abs}" NAME)
+      string(MD5 key "${abs}")
+      string(SUBSTRING "${key}" 0 8 key)
+      set(copy "${CMAKE_CURRENT_BINARY_DIR}/cusim_phases/${name}/${key}/${base}")
+      add_custom_command(OUTPUT "${copy}"
+                         COMMAND Python3::Interpreter "${_CUSIM_PHASE_COPY}" "${abs}" "${copy}" --config "$<CONFIG>"
+                                 --options "$<TARGET_PROPERTY:${name},COMPILE_OPTIONS>"
+                         DEPENDS "${abs}" "${_CUSIM_PHASE_COPY}" "${tool_dir}/rewrite.py" "${tool_dir}/phases.py"
+                         COMMENT "cusim: the phased copy of ${src}" VERBATIM)
+      set_property(SOURCE "${copy}" APPEND PROPERTY COMPILE_OPTIONS "-iquote${dir}")
+      list(APPEND result "${copy}")
+    else()
+      list(APPEND result "${src}")
+    endif()
+  endforeach()
+  set(${out} ${result} PARENT_SCOPE)
+endfunction()
+
 function(_cusim_add_executable name)
-  _cusim_mark_sources(${ARGN})
-  add_executable(${name} ${ARGN})
+  _cusim_phase_sources(sources ${name} ${ARGN})
+  _cusim_mark_sources(${sources})
+  add_executable(${name} ${sources})
   target_link_libraries(${name} PRIVATE cusim::cusim)
 endfunction()
 
 function(_cusim_add_library name)
-  set(sources ${ARGN})
-  list(FILTER sources EXCLUDE REGEX "^(STATIC|SHARED|OBJECT|MODULE)$")
-  _cusim_mark_sources(${sources})
-  add_library(${name} ${ARGN})
+  _cusim_phase_sources(sources ${name} ${ARGN})
+  set(listed ${sources})
+  list(FILTER listed EXCLUDE REGEX "^(STATIC|SHARED|OBJECT|MODULE)$")
+  _cusim_mark_sources(${listed})
+  add_library(${name} ${sources})
   target_link_libraries(${name} PUBLIC cusim::cusim)
 endfunction()
 

@@ -483,7 +483,7 @@ class _Phaser:
                     body.append(f" [[maybe_unused]] {v.binder} = (cusim_l{v.slot}_ = "
                                 + self.chunk(init[0], init[1], label) + ");")
         code = [" { ::cusim::detail::phase_cursor cusim_c_(cusim_pb_); while (cusim_c_.next()) {"
-                " const unsigned cusim_i_ = cusim_c_.i;"]
+                " [[maybe_unused]] const unsigned cusim_i_ = cusim_c_.i;"]
         for v in used:
             code.append(f" std::remove_cv_t<{v.type}> cusim_l{v.slot}_ = cusim_v{v.slot}_[cusim_i_];")
         for v in declared:

@@ -24,7 +24,7 @@ import re
 
 import phases
 
-__all__ = ["RewriteError", "rewrite", "needs_rewrite"]
+__all__ = ["RewriteError", "rewrite", "add_phases", "needs_rewrite"]
 
 
 class RewriteError(Exception):
@@ -215,10 +215,11 @@ def array_name_registration(variable, name, space):
 
 
 class _Rewriter:
-    def __init__(self, tokens, path, phases=True):
+    def __init__(self, tokens, path, phases=True, only_phases=False):
         self.t = tokens
         self.path = path
         self.phases = phases  # add the phased form of kernels (phases.py)
+        self.only_phases = only_phases  # nothing but the phased forms (a source written against cusim.hpp)
         self.functions = []  # (name, body {, body }, parameters (parameters()), whether __global__) of every function
         self.out = [tok.text for tok in tokens]  # replacement text per token
         self.keys = 0
@@ -676,6 +677,8 @@ class _Rewriter:
                 self.rewrite_launch(i, n, False)
                 i += 2
             i += 1
+        if self.only_phases:
+            self.out = [tok.text for tok in self.t]
         if self.phases:
             self.add_phases()
         return "".join(self.out)
@@ -881,3 +884,11 @@ def rewrite(src, path="<input>", phases=True):
     if not needs_rewrite(src):
         return src
     return _Rewriter(tokenize(src, path), path, phases).run()
+
+
+def add_phases(src, path="<input>"):
+    """src with nothing but the phased forms of its kernels added (phases.py): for a source written
+    against cusim.hpp and compiled by the host compiler, which needs no other rewrite."""
+    if "__global__" not in src:
+        return src
+    return _Rewriter(tokenize(src, path), path, True, only_phases=True).run()

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: MIT
+// Kernels written against cusim.hpp whose barriers are statements of the body or of loops there:
+// built by cusim_add_executable in an optimised build, the simulator runs them as loops between
+// their barriers (phases, docs/internals.md), as the nvcc driver does for unmodified programs. The
+// same results and the same fault reports as on fibers (CUSIM_PHASES=0, a second run of this
+// file); a loop over a barrier whose condition splits the block is a divergence either way,
+// found where each form can see it. Line numbers are part of the test.
+#include "test_support.hpp"
+
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace {
+
+/// Whether this build runs phased kernels in phases: the simulator, an optimised build (the
+/// phased copy is made only then) and CUSIM_PHASES not 0.
+bool in_phases() {
+#if CUSIM_BACKEND_IS_SIM() && defined(__OPTIMIZE__)
+  const char* v = std::getenv("CUSIM_PHASES");
+  return v == nullptr || std::strcmp(v, "0") != 0;
+#else
+  return false;
+#endif
+}
+
+}  // namespace
+
+__global__ void tile_transpose(cusim::mdspan<const float, 2> in, cusim::mdspan<float, 2> out) {
+  __shared__ cusim::shared_array<float, 16, 17> tile;
+  const unsigned x = blockIdx.x * 16 + threadIdx.x, y = blockIdx.y * 16 + threadIdx.y;
+  tile(threadIdx.y, threadIdx.x) = in(y, x);
+  __syncthreads();
+  const unsigned tx = blockIdx.y * 16 + threadIdx.x, ty = blockIdx.x * 16 + threadIdx.y;
+  out(ty, tx) = tile(threadIdx.x, threadIdx.y);
+}
+
+TEST_CASE("a tiled transpose through shared memory, 2-D blocks") {
+  const int n = 48;
+  std::vector<float> h(n * n);
+  for (int i = 0; i < n * n; ++i) h[i] = static_cast<float>(i);
+  auto in = cusim::to_device(h, n, n);
+  cusim::device_array<float, 2> out(n, n);
+  cusim::launch(tile_transpose, dim3(3, 3), dim3(16, 16), in, out);
+  auto r = out.copy_to_host();
+  for (int y = 0; y < n; ++y)
+    for (int x = 0; x < n; ++x) CHECK(r[x * n + y] == h[y * n + x]);
+}
+
+// Each round every thread publishes a value, reads its neighbour's, and keeps a running sum in a
+// local that lives across both barriers.
+__global__ void neighbour_rounds(cusim::span<const int> in, cusim::span<int> out, int rounds) {
+  __shared__ cusim::shared_array<int, 128> s;
+  const unsigned t = threadIdx.x;
+  int v = in[cusim::grid<1>()], sum = 0;
+  for (int r = 0; r < rounds; ++r) {
+    s[t] = v;
+    __syncthreads();
+    v = s[(t + 1) % blockDim.x] + r;
+    sum += v;
+    __syncthreads();
+  }
+  out[cusim::grid<1>()] = sum;
+}
+
+TEST_CASE("locals live across barriers in a loop of rounds") {
+  const int blocks = 3, threads = 128, rounds = 5;
+  std::vector<int> h(blocks * threads);
+  for (int i = 0; i < blocks * threads; ++i) h[i] = i * 7 % 101;
+  auto in = cusim::to_device(h);
+  cusim::device_array<int> out(blocks * threads);
+  cusim::launch(neighbour_rounds, blocks, threads, in, out, rounds);
+  auto r = out.copy_to_host();
+  for (int b = 0; b < blocks; ++b) {
+    std::vector<int> v(h.begin() + b * threads, h.begin() + (b + 1) * threads), sum(threads, 0);
+    for (int round = 0; round < rounds; ++round) {
+      std::vector<int> next(threads);
+      for (int t = 0; t < threads; ++t) next[t] = v[(t + 1) % threads] + round;
+      v = next;
+      for (int t = 0; t < threads; ++t) sum[t] += v[t];
+    }
+    for (int t = 0; t < threads; ++t) CHECK(r[b * threads + t] == sum[t]);
+  }
+}
+
+// Thread 37 of block 1 reads past the end of `in` in the third round.
+constexpr int line_overrun = __LINE__ + 6;
+__global__ void overrun(cusim::span<const int> in, cusim::span<int> out) {
+  __shared__ cusim::shared_array<int, 64> s;
+  const unsigned t = threadIdx.x;
+  for (int round = 0; round < 4; ++round) {
+    const unsigned i = blockIdx.x * 64 + t + (t == 37 && blockIdx.x == 1 && round == 2 ? 64 : 0);
+    s[t] = in[i];
+    __syncthreads();
+    out[blockIdx.x * 64 + t] += s[63 - t];
+    __syncthreads();
+  }
+}
+
+TEST_CASE("a fault in a phase is tagged with the thread, block and line, as on fibers") {
+  if (!kernel_faults_are_checked) return;
+  cusim::device_array<int> in(128), out(128);
+  const std::string what = kernel_error_of([&] { cusim::launch(overrun, 2, 64, in, out); });
+  CHECK(what == "tid=[37, 0, 0] ctaid=[1, 0, 0]: index 165 is out of bounds for axis 0 with size 128 "
+                "(global array, phases.cu:" + std::to_string(line_overrun) + ")");
+}
+
+// Threads 0..15 take 2 rounds, the others 3, then all meet at the barrier after the loop.
+constexpr int line_split_loop = __LINE__ + 4;  // the loop; its barrier 2 lines below, the next 4
+__global__ void split_loop(cusim::span<int> out) {
+  __shared__ cusim::shared_array<int, 32> s;
+  const unsigned t = threadIdx.x;
+  for (int r = 0; r < (t < 16 ? 2 : 3); ++r) {
+    s[t] = r;
+    __syncthreads();
+  }
+  __syncthreads();
+  out[t] = s[31 - t];
+}
+
+TEST_CASE("threads that leave a loop over a barrier at different rounds: a barrier divergence") {
+  if (!on_simulator) return;  // undefined behaviour on a GPU
+  cusim::device_array<int> out(32);
+  const std::string what = kernel_error_of([&] { cusim::launch(split_loop, 1, 32, out); });
+  const std::string loop = "phases.cu:" + std::to_string(line_split_loop);
+  const std::string inside = "phases.cu:" + std::to_string(line_split_loop + 2);
+  const std::string after = "phases.cu:" + std::to_string(line_split_loop + 4);
+  if (in_phases())
+    CHECK(what == "tid=[16, 0, 0] ctaid=[0, 0, 0]: barrier divergence: threads of the block disagree on the "
+                  "condition of a loop holding __syncthreads (16 of 32 stay in it); thread tid=[0, 0, 0] "
+                  "ctaid=[0, 0, 0] leaves it (" + loop + ")");
+  else
+    CHECK(what == "tid=[16, 0, 0] ctaid=[0, 0, 0]: barrier divergence: threads of the block wait at different "
+                  "__syncthreads (16 at " + after + ", 16 at " + inside + "); thread tid=[0, 0, 0] "
+                  "ctaid=[0, 0, 0] waits at " + after + " (" + inside + ")");
+}
