@@ -163,6 +163,7 @@ void block_context::reset(block_runner& r, launch_state& l, std::uint64_t linear
   fast_next = l.checker == nullptr && !l.schedule_seed.has_value();
   phases = l.phases;
   phased = false;
+  phase_used = 0;
   waiting = 0;
   live = 0;
   ring = false;

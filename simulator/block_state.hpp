@@ -14,7 +14,9 @@
 #include <boost/context/fiber.hpp>
 
 #include <cstdint>
+#include <cstddef>
 #include <exception>
+#include <memory>
 #include <vector>
 
 namespace cusim::sim {
@@ -109,6 +111,15 @@ struct block_context : detail::block_info {
   // by linear index (block_info::lanes points here; a record whose `linear` no longer matches has
   // moved on: that thread exited).
   std::vector<detail::sim_thread*> lane_storage;
+  // A block run in phases (phases.hpp): the slots of its replicated variables, the n-th request of
+  // a block in the n-th buffer, kept from block to block so that a block allocates nothing (and a
+  // fiber abandoned by a signal fault leaves nothing behind). phase_used: requests of this block.
+  struct phase_buffer {
+    std::unique_ptr<std::byte[]> bytes;
+    std::size_t size = 0;
+  };
+  std::vector<phase_buffer> phase_memory;
+  std::size_t phase_used = 0;
   unsigned warp_arrived[1024 / 32] = {};
   unsigned warp_waiting = 0;    // threads parked at a warp collective
   unsigned active_waiting = 0;  // threads parked at __activemask

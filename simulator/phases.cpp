@@ -5,10 +5,11 @@
 
 #include "debugger.hpp"
 #include "diagnostics.hpp"
+#include "block_state.hpp"
 #include "launch_state.hpp"
 
-#include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <new>
 #include <utility>
 
@@ -18,18 +19,24 @@ phase_block::phase_block() : t_(this_thread()), b_(*t_.block) {
   gone_ = static_cast<unsigned char*>(zeroed(1, 1));
 }
 
-phase_block::~phase_block() {
-  for (void* p : memory_) std::free(p);
-  b_.phased = false;
-}
+phase_block::~phase_block() { b_.phased = false; }
 
 void* phase_block::zeroed(std::size_t size, std::size_t align) {
-  const std::size_t n = b_.nthreads;
-  memory_.reserve(memory_.size() + 1);
-  void* p = align <= alignof(std::max_align_t) ? std::calloc(n, size) : std::aligned_alloc(align, n * size);
-  if (p == nullptr) throw std::bad_alloc();
-  if (align > alignof(std::max_align_t)) std::memset(p, 0, n * size);
-  memory_.push_back(p);
+  auto& b = static_cast<sim::block_context&>(b_);
+  // Every buffer starts on a cache line (new[] of std::byte gives max_align_t: round up in it).
+  constexpr std::size_t line = 64;
+  if (align > line) throw std::bad_alloc();  // cannot happen: the driver replicates scalars and vectors
+  const std::size_t bytes = std::size_t{b_.nthreads} * size;
+  if (b.phase_used == b.phase_memory.size()) b.phase_memory.emplace_back();
+  auto& buffer = b.phase_memory[b.phase_used++];
+  if (buffer.size < bytes + line) {
+    buffer.bytes = std::make_unique_for_overwrite<std::byte[]>(bytes + line);
+    buffer.size = bytes + line;
+  }
+  void* p = buffer.bytes.get();
+  std::size_t space = buffer.size;
+  p = std::align(line, bytes, p, space);
+  std::memset(p, 0, bytes);
   return p;
 }
 

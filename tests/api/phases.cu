@@ -135,3 +135,26 @@ TEST_CASE("threads that leave a loop over a barrier at different rounds: a barri
                   "__syncthreads (16 at " + after + ", 16 at " + inside + "); thread tid=[0, 0, 0] "
                   "ctaid=[0, 0, 0] waits at " + after + " (" + inside + ")");
 }
+
+// Thread 5 of block 1 divides by zero after the barrier: a signal in a phase.
+constexpr int line_divide = __LINE__ + 6;
+__global__ void divide_after_barrier(cusim::span<int> out, int divisor) {
+  __shared__ cusim::shared_array<int, 32> s;
+  const unsigned t = threadIdx.x;
+  s[t] = static_cast<int>(t);
+  __syncthreads();
+  out[blockIdx.x * 32 + t] = 100 / (divisor - s[31 - t] * static_cast<int>(blockIdx.x));
+}
+
+TEST_CASE("a signal in a phase is a tagged error, and the next launches work" * doctest::skip(sanitized)) {
+  if (!on_simulator) return;  // a GPU gives an unspecified result
+  cusim::device_array<int> out(64);
+  for (int round = 0; round < 3; ++round) {
+    const std::string what = kernel_error_of([&] { cusim::launch(divide_after_barrier, 2, 32, out, 26); });
+    CHECK(what == "tid=[5, 0, 0] ctaid=[1, 0, 0]: division by zero (phases.cu:" + std::to_string(line_divide) + ")");
+  }
+  cusim::launch(divide_after_barrier, 2, 32, out, 100);
+  const std::vector<int> r = out.copy_to_host();
+  for (int b = 0; b < 2; ++b)
+    for (int t = 0; t < 32; ++t) CHECK(r[b * 32 + t] == 100 / (100 - (31 - t) * b));
+}

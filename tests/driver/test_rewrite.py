@@ -349,5 +349,48 @@ class Phases(unittest.TestCase):
         self.assertEqual(rewrite.rewrite(src, "t.cu"), rewrite.rewrite(src, "t.cu", phases=False))
 
 
+
+class PhaseCopy(unittest.TestCase):
+    """cusim_add_executable's phased copy of a source written against cusim.hpp (phase_copy.py)."""
+
+    API = ("#include <cusim/cusim.hpp>\n"
+           "__global__ void k(cusim::span<const float> in, cusim::span<float> out) {\n"
+           "  __shared__ cusim::shared_array<float, 64> s;\n"
+           "  const unsigned t = threadIdx.x;\n"
+           "  s[t] = in[t];\n"
+           "  __syncthreads();\n"
+           "  if (t == 0) out[0] = s[0] + s[63];\n"
+           "}\n"
+           "int main() { return 0; }\n")
+
+    def test_only_the_phased_forms_are_added(self):
+        out = rewrite.add_phases(self.API, "a.cu")
+        self.assertIn("phases_begin", out)
+        self.assertNotIn("register_kernel_probe", out)  # nothing of the unmodified-CUDA rewrite
+        start = out.index(" if (::cusim::detail::phases_begin()) {")
+        end = out.index("\n", out.index("return; }\n#line ", start) + len("return; }\n")) + 1
+        self.assertEqual(out[:start] + out[end:], self.API)
+
+    def test_unoptimised_builds_and_unreadable_sources_are_copied_as_they_are(self):
+        import tempfile
+        import phase_copy
+        with tempfile.TemporaryDirectory() as d:
+            src = os.path.join(d, "a.cu")
+            with open(src, "w") as f:
+                f.write(self.API)
+            head = f'#line 1 "{src}"\n'
+            self.assertIn("phases_begin", phase_copy.copy_text(src, "RelWithDebInfo"))
+            self.assertIn("phases_begin", phase_copy.copy_text(src, "Debug", ["-O2"]))
+            self.assertEqual(phase_copy.copy_text(src, "Debug"), head + self.API)
+            self.assertEqual(phase_copy.copy_text(src, ""), head + self.API)
+            self.assertEqual(phase_copy.copy_text(src, "Release", ["-O0", "-g"]), head + self.API)
+            bad = self.API.replace("__global__", "#define S __shared__ float x[2];\n__global__")
+            with open(src, "w") as f:
+                f.write(bad)
+            with self.assertRaises(rewrite.RewriteError):
+                rewrite.add_phases(bad, src)
+            self.assertEqual(phase_copy.copy_text(src, "Release"), head + bad)
+
+
 if __name__ == "__main__":
     unittest.main()

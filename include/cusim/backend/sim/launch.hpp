@@ -64,7 +64,10 @@ struct kernel_closure {
   /// the block's threads (cusim::launch<kernel>).
   template <auto Kernel>
   CUSIM_THREAD_LOOP static void run_inline(void* p) {
-    run_calls<Kernel>(static_cast<kernel_closure*>(p)->params, std::index_sequence_for<Params...>{});
+    // A copy the loop owns: nothing the threads store can be the arguments, so they stay in
+    // registers instead of being read anew for every thread (the record's stores could alias them).
+    auto params = static_cast<kernel_closure*>(p)->params;
+    run_calls<Kernel>(params, std::index_sequence_for<Params...>{});
   }
   // A direct call of Kernel (through std::apply it stays a call through a pointer: not inlined).
   template <auto Kernel, std::size_t... I>

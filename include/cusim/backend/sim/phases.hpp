@@ -17,7 +17,6 @@
 #include <cusim/backend/sim/device_runtime.hpp>
 
 #include <cstddef>
-#include <vector>
 #include <type_traits>
 
 namespace cusim::detail {
@@ -65,7 +64,7 @@ class phase_block {
   /// thread leaves the loop (else they all stay); a split vote is a barrier divergence, reported
   /// at the loop's `site`.
   bool leave(const source_location& site);
-  /// One value-initialised T per thread of the block, freed with it.
+  /// One value-initialised T per thread of the block, the block's until it ends.
   template <class T>
   T* slots() {
     static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_default_constructible_v<T>,
@@ -81,7 +80,6 @@ class phase_block {
   block_info& b_;
   unsigned char* gone_ = nullptr;
   phase_votes votes_;  // of the last phase that voted
-  std::vector<void*> memory_;  // gone_ and the slots, freed by the destructor
 };
 
 /// One phase: the block's live threads in order, each made current in turn (threadIdx, the fault
