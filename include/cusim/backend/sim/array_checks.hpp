@@ -31,7 +31,7 @@ inline T& element(T* data, index_t offset) {
 /// Hands an element access to the simulator's checkers and schedule fuzzing when they are on
 /// (CUSIM_CHECK=race/init, CUSIM_SCHEDULE=random); otherwise one predictable branch.
 template <class T>
-inline T& observed(T& e, memory_space space, const source_location& site) {
+inline T& observed(T& e, memory_space space, source_location site) {
   if (record_accesses.load(std::memory_order_relaxed)) [[unlikely]]
     note_access(const_cast<std::remove_cv_t<T>*>(&e), sizeof(T), space, site);
   return e;
