@@ -187,7 +187,7 @@ void* dynamic_shared_memory(std::size_t* bytes);
 extern std::atomic<bool> record_accesses;
 /// The current thread is about to access `bytes` at `p` through a checked array (or a raw pointer
 /// of an unmodified program; `store`: the instrumentation knows the access writes).
-void note_access(void* p, std::size_t bytes, memory_space space, source_location site, bool store = false);
+[[gnu::cold]] void note_access(void* p, std::size_t bytes, memory_space space, source_location site, bool store = false);
 /// An atomic function is applied to `p`.
 void note_atomic_access(const void* p);
 /// The same in code compiled with address instrumentation (an unmodified program's .cu): checks
