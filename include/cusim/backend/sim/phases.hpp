@@ -17,6 +17,7 @@
 #include <cusim/backend/sim/device_runtime.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <type_traits>
 
 namespace cusim::detail {
@@ -86,8 +87,7 @@ class phase_block {
 /// tags). A local of the phase's loop, so that its fields live in registers.
 class phase_cursor {
  public:
-  explicit phase_cursor(phase_block& pb) noexcept
-      : pb_(pb), t_(pb.t_), gone_(pb.gone_), n_(pb.b_.nthreads), dx_(pb.b_.block_dim.x), dy_(pb.b_.block_dim.y) {}
+  explicit phase_cursor(phase_block& pb) noexcept : pb_(pb), t_(pb.t_), gone_(pb.gone_), n_(pb.b_.nthreads) {}
   ~phase_cursor() {
     if (votes_.live != 0) pb_.votes_ = votes_;  // the phase voted: the block's loop reads them (leave)
   }
@@ -98,19 +98,19 @@ class phase_cursor {
   [[gnu::always_inline]] bool next() noexcept {
     for (;;) {
       if (++i == n_) return false;
-      if (i != 0 && ++x_ == dx_) {
-        x_ = 0;
-        if (++y_ == dy_) {
-          y_ = 0;
-          ++z_;
-        }
+      // x and y in one word (x low), z apart; the block's shape is read only when x wraps, so
+      // that a phase's loop holds few registers for itself and leaves the rest to the kernel's.
+      if (i != 0 && static_cast<unsigned>(++xy_) == pb_.b_.block_dim.x) {
+        xy_ = (xy_ >> 32) + 1 == pb_.b_.block_dim.y ? 0 : ((xy_ >> 32) + 1) << 32;
+        if (xy_ == 0) ++z_;
       }
       if (gone_[i] == 0) break;
     }
+    const uint3 idx{static_cast<unsigned>(xy_), static_cast<unsigned>(xy_ >> 32), z_};
 #if defined(CUSIM_RAW_ADDRESS_CHECKS)
-    make_current_unchecked(t_, i, uint3{x_, y_, z_});  // compiled in the simulator: no check of these stores
+    make_current_unchecked(t_, i, idx);  // compiled in the simulator: no check of these stores
 #else
-    make_current(t_, i, uint3{x_, y_, z_});
+    make_current(t_, i, idx);
 #endif
     return true;
   }
@@ -127,8 +127,9 @@ class phase_cursor {
   phase_block& pb_;
   sim_thread& t_;
   unsigned char* gone_;
-  unsigned n_, dx_, dy_;
-  unsigned x_ = 0, y_ = 0, z_ = 0;
+  unsigned n_;
+  std::uint64_t xy_ = 0;
+  unsigned z_ = 0;
   phase_votes votes_;
 };
 
