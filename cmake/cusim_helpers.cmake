@@ -4,7 +4,8 @@
 # With the sim backend and CUSIM_PHASES (on by default), each .cu file is compiled from a copy in
 # which the kernels fit for it also have their phased form (the nvcc driver's phases.py: the code
 # between barriers run as loops over the block's threads), made at build time by phase_copy.py
-# (_CUSIM_PHASE_COPY, found beside the driver) with Python 3. Kernels in headers keep fibers.
+# (the global property CUSIM_PHASE_COPY: beside the driver) with Python 3. Kernels in headers keep
+# fibers.
 include_guard(GLOBAL)
 
 # Enables CUDA in the calling directory (sm_80 by default) unless it is already enabled there.
@@ -53,17 +54,19 @@ endfunction()
 
 # Sets `out` to the sources of target `name`, each .cu file replaced by its phased copy (see the
 # top of this file) when the sim backend builds with CUSIM_PHASES; the copy is compiled as C++ with
-# the source's directory searched for its quoted includes, and names the source in diagnostics.
+# the source's directory searched for its quoted includes and the source's compile properties set
+# so far, and names the source in diagnostics.
 function(_cusim_phase_sources out name)
   set(result)
   set(phases OFF)
-  if(CUSIM_BACKEND STREQUAL "sim" AND CUSIM_PHASES AND EXISTS "${_CUSIM_PHASE_COPY}")
+  get_property(tool GLOBAL PROPERTY CUSIM_PHASE_COPY)
+  if(CUSIM_BACKEND STREQUAL "sim" AND CUSIM_PHASES AND EXISTS "${tool}")
     find_package(Python3 QUIET COMPONENTS Interpreter)
     if(Python3_Interpreter_FOUND)
       set(phases ON)
     endif()
   endif()
-  get_filename_component(tool_dir "${_CUSIM_PHASE_COPY}" DIRECTORY)
+  get_filename_component(tool_dir "${tool}" DIRECTORY)
   foreach(src IN LISTS ARGN)
     if(phases AND src MATCHES "\\.cu$")
       get_filename_component(abs "${src}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
@@ -73,10 +76,17 @@ function(_cusim_phase_sources out name)
       string(SUBSTRING "${key}" 0 8 key)
       set(copy "${CMAKE_CURRENT_BINARY_DIR}/cusim_phases/${name}/${key}/${base}")
       add_custom_command(OUTPUT "${copy}"
-                         COMMAND Python3::Interpreter "${_CUSIM_PHASE_COPY}" "${abs}" "${copy}" --config "$<CONFIG>"
+                         COMMAND Python3::Interpreter "${tool}" "${abs}" "${copy}" --config "$<CONFIG>"
                                  --options "$<TARGET_PROPERTY:${name},COMPILE_OPTIONS>"
-                         DEPENDS "${abs}" "${_CUSIM_PHASE_COPY}" "${tool_dir}/rewrite.py" "${tool_dir}/phases.py"
+                         DEPENDS "${abs}" "${tool}" "${tool_dir}/rewrite.py" "${tool_dir}/phases.py"
                          COMMENT "cusim: the phased copy of ${src}" VERBATIM)
+      # What the source's own properties ask for (set before this call), the copy asks for too.
+      foreach(property IN ITEMS COMPILE_DEFINITIONS COMPILE_OPTIONS COMPILE_FLAGS INCLUDE_DIRECTORIES)
+        get_source_file_property(value "${src}" ${property})
+        if(value)
+          set_property(SOURCE "${copy}" PROPERTY ${property} "${value}")
+        endif()
+      endforeach()
       set_property(SOURCE "${copy}" APPEND PROPERTY COMPILE_OPTIONS "-iquote${dir}")
       list(APPEND result "${copy}")
     else()
