@@ -100,7 +100,8 @@ __global__ void overrun(cusim::span<const int> in, cusim::span<int> out) {
 
 TEST_CASE("a fault in a phase is tagged with the thread, block and line, as on fibers") {
   if (!kernel_faults_are_checked) return;
-  cusim::device_array<int> in(128), out(128);
+  auto in = cusim::to_device(std::vector<int>(128, 1));
+  auto out = cusim::to_device(std::vector<int>(128, 0));
   const std::string what = kernel_error_of([&] { cusim::launch(overrun, 2, 64, in, out); });
   CHECK(what == "tid=[37, 0, 0] ctaid=[1, 0, 0]: index 165 is out of bounds for axis 0 with size 128 "
                 "(global array, phases.cu:" + std::to_string(line_overrun) + ")");
