@@ -138,6 +138,22 @@ __global__ void leave_and_exit(int* out) {
   out[t] = 1;
 }
 
+// Pointer parameters advanced by each thread, as the cuda-samples' sorts do, and a scalar one
+// written: each thread's own copies.
+__global__ void offset_pointers(const int* in, int* out, int rounds) {
+  __shared__ int s[64];
+  in += blockIdx.x * 64 + threadIdx.x;
+  out += blockIdx.x * 64 + threadIdx.x;
+  for (int r = 0; r < rounds; ++r) {
+    s[threadIdx.x] = in[0] + r;
+    __syncthreads();
+    out[0] += s[63 - threadIdx.x];
+    __syncthreads();
+  }
+  rounds -= static_cast<int>(threadIdx.x);
+  out[0] += rounds;
+}
+
 // Runs a launch that faults; returns the error of the synchronisation and leaves the report of
 // stderr in `report`. Then resets the device (a fault is sticky) and allocates `ints` and
 // `ints_out` anew.
@@ -230,6 +246,18 @@ int main() {
     rotate_cg<<<1, 32>>>(in, out);
     CHECK_EQ(cudaDeviceSynchronize(), cudaSuccess);
     for (int t = 0; t < 32; ++t) CHECK_EQ(out[t], 100 + (t + 3) % 32);
+    cudaFree(in);
+    cudaFree(out);
+  }
+  {
+    int *in, *out;
+    cudaMallocManaged(&in, 3 * 64 * sizeof(int));
+    cudaMallocManaged(&out, 3 * 64 * sizeof(int));
+    for (int i = 0; i < 3 * 64; ++i) in[i] = i * 7 % 61, out[i] = 0;
+    offset_pointers<<<3, 64>>>(in, out, 4);
+    CHECK_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    for (int b = 0; b < 3; ++b)
+      for (int t = 0; t < 64; ++t) CHECK_EQ(out[b * 64 + t], 4 * in[b * 64 + 63 - t] + 6 + 4 - t);
     cudaFree(in);
     cudaFree(out);
   }

@@ -67,7 +67,7 @@ _KNOWN_CALLS = {
     "__trap", "sizeof", "alignof", "static_cast", "reinterpret_cast", "const_cast", "decltype", "grid",
     "make_char2", "make_uchar2", "make_short2", "make_int2", "make_uint2", "make_int3", "make_uint3",
     "make_int4", "make_uint4", "make_float2", "make_float3", "make_float4", "make_double2", "make_longlong2",
-    "size", "extent", "data", "x", "y", "z", "w",
+    "umin", "umax", "llmin", "llmax", "ullmin", "ullmax", "size", "extent", "data", "x", "y", "z", "w",
 }
 _CONTROL = {"if", "for", "while", "do", "else", "return", "break", "continue"}
 
@@ -102,6 +102,8 @@ class _Phaser:
         self.close = close_i
         self.functions = functions  # name -> whether its body is fit to be called from a phase
         self.params = set(params)  # the parameters' names
+        self.param_words = params  # name -> the words of its type
+        self.written = []  # the parameters the kernel writes (scalars and pointers): replicated
         self.views = _views(params)  # those of them one may call: cusim's checked views, A(i, j)
         self.sig = [k for k in range(open_i + 1, close_i) if self.t[k].kind not in _TRIVIA]
         self.pos = {k: p for p, k in enumerate(self.sig)}
@@ -187,8 +189,15 @@ class _Phaser:
                 if tok.text == "<" and self.is_p(p + 1, "<") and self.is_p(p + 2, "<"):
                     raise _Unfit("a launch")
         for p in range(len(self.sig)):
-            if self.tok(p).kind == "id" and self.tok(p).text in self.params and self.writes(p):
-                raise _Unfit(f"a write to the parameter {self.tok(p).text}")
+            name = self.tok(p).text
+            if self.tok(p).kind == "id" and name in self.params and self.writes(p) and name not in self.written:
+                # Each thread has its own copy of its parameters, and in phases the threads share
+                # one: a written one becomes a slot per thread, as a local is, where its type is
+                # known to be trivial (a scalar, or a pointer to one: `uint *d_SrcKey`).
+                if not self.param_words[name] <= _SCALARS | {"const", "__restrict__", "unsigned", "signed"}:
+                    raise _Unfit(f"a write to the parameter {name}")
+                self.check_address_taken(name)
+                self.written.append(name)
 
     def writes(self, p):
         """Whether the name at p is assigned, incremented or has its address taken: a kernel's
@@ -624,15 +633,22 @@ class _Phaser:
             return None
         self.screen()
         stmts = self.statements(0, len(self.sig) - 1)
-        code = self.level(stmts, [], True)
+        # The written parameters: replicated variables from the start, each thread's slot holding
+        # the parameter's value (decltype names the parameter wherever these are spelled: before
+        # any binder of the same name, or in the binder's own declarator).
+        params = [_Var([n], f"decltype({n})", f"std::remove_cv_t<decltype({n})>& {n}", False, len(self.vars) + k)
+                  for k, n in enumerate(self.written)]
+        self.vars.extend(params)
+        code = self.level(stmts, params, True)
         self.screen_calls(0, len(self.sig) - 1)  # now that the variables and __shared__ names are known
         head = [" if (::cusim::detail::phases_begin()) {"]
         for lo, hi in self.shared:
             head.append(self.chunk(lo, hi))
         head.append(" ::cusim::detail::phase_block cusim_pb_;")
         for v in self.vars:
+            init = v.names[0] if v in params else ""
             head.append(f" std::remove_cv_t<{v.type}>* const cusim_v{v.slot}_ = "
-                        f"cusim_pb_.slots<std::remove_cv_t<{v.type}>>();")
+                        f"cusim_pb_.slots<std::remove_cv_t<{v.type}>>({init});")
         line = self.t[self.open].line
         return "".join(head) + code + f" return; }}\n#line {line} {self.file}\n"
 

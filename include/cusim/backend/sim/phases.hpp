@@ -72,6 +72,13 @@ class phase_block {
                   "the nvcc driver replicates variables of trivial types only");
     return static_cast<T*>(zeroed(sizeof(T), alignof(T)));
   }
+  /// The same, each holding `value` (a parameter the kernel writes: each thread's own copy).
+  template <class T>
+  T* slots(const T& value) {
+    T* p = slots<T>();
+    for (unsigned i = 0; i < b_.nthreads; ++i) p[i] = value;
+    return p;
+  }
 
  private:
   friend class phase_cursor;
