@@ -26,6 +26,7 @@
 namespace ctx = boost::context;
 
 __thread cusim::detail::sim_thread* cusim::detail::current_thread_ = nullptr;
+__thread bool cusim::detail::accesses_observed_ = false;
 
 namespace cusim::sim {
 
@@ -122,12 +123,14 @@ block_context* block_runner::start(launch_state& launch, std::uint64_t linear_bl
   }
   block_ = &acquire_context();
   block_->reset(*this, launch, linear_block);
+  detail::accesses_observed_ = block_->observed;  // until the block ends or is suspended
   ensure_fault_signal_stack();
   return finish_or_suspend(schedule());
 }
 
 block_context* block_runner::resume(block_context& block, bool abort) {
   block_ = &block;
+  detail::accesses_observed_ = block.observed;
   if (abort) {
     fault(nullptr);  // unwinds the waiting threads; the fault that caused it is reported elsewhere
   } else {
@@ -138,6 +141,7 @@ block_context* block_runner::resume(block_context& block, bool abort) {
 
 block_context* block_runner::finish_or_suspend(bool suspended) {
   detail::current_thread_ = nullptr;
+  detail::accesses_observed_ = false;
   block_context* b = std::exchange(block_, nullptr);
   if (suspended) return b;
   b->in_flight = false;
@@ -160,7 +164,8 @@ void block_context::reset(block_runner& r, launch_state& l, std::uint64_t linear
   next_unstarted = 0;
   next_xy = 0;
   next_z = 0;
-  fast_next = l.checker == nullptr && !l.schedule_seed.has_value();
+  observed = l.checker != nullptr || l.schedule_seed.has_value();
+  fast_next = !observed;
   phases = l.phases;
   phased = false;
   phase_used = 0;

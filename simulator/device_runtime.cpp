@@ -8,10 +8,14 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <stdexcept>
+#include <string>
 
 namespace cusim::detail {
 
 void fail_outside_kernel(const char* what) { throw sim::outside_kernel_error(what); }
+
+void fail_internal(const char* what) { throw std::logic_error(std::string("cusim: internal error: ") + what); }
 
 __thread const void* shared_key = nullptr;
 

@@ -242,6 +242,25 @@ TEST_CASE("corpus: atomics race with plain accesses, not with each other") {
   expect_other(e, "WAW", {0, 0, 0}, {0, 0, 0}, atomic_then_plain_line - 1);
 }
 
+TEST_CASE("corpus: the checkers see every access of a kernel compiled into the thread loop (launch<kernel>)") {
+  // launch<kernel> runs an observed block through the kernel compiled on its own, and the copy in
+  // the loop without its access hooks: the findings must be those of launch(kernel, ...).
+  scoped_env check("CUSIM_CHECK", "race");
+  auto in = cusim::to_device(std::vector<int>(64, 7));
+  cusim::device_array<int> out(64);
+  auto e = fault_of([&] { cusim::launch<neighbour_without_barrier>(1, 64, in, out); });
+  expect(e, cusim::fault_kind::data_race, {1, 0, 0}, {0, 0, 0}, neighbour_write_line);
+  expect_other(e, "WAR", {0, 0, 0}, {0, 0, 0}, neighbour_read_line);
+  CHECK(e.info().count == 63);
+  e = fault_of([&] { cusim::launch<cross_block_race>(4, 32, out); });
+  expect(e, cusim::fault_kind::data_race, {0, 0, 0}, {1, 0, 0}, cross_block_line);
+  e = fault_of([&] { cusim::launch<atomic_then_plain>(1, 32, out); });
+  expect(e, cusim::fault_kind::data_race, {1, 0, 0}, {0, 0, 0}, atomic_then_plain_line);
+  cudaMemset(out.data(), 0, sizeof(int));
+  cusim::launch<atomic_counter>(4, 64, out);  // clean: atomics do not race with atomics
+  CHECK(out.copy_to_host()[0] == 256);
+}
+
 // ---- uninitialised reads (CUSIM_CHECK=init) ------------------------------------------------
 
 __global__ void uninitialized_shared(cusim::span<int> out) {

@@ -9,7 +9,6 @@
 
 #include <cusim/backend/sim/device_runtime.hpp>
 
-#include <atomic>
 #include <cstdint>
 #include <type_traits>
 
@@ -32,7 +31,7 @@ inline T& element(T* data, index_t offset) {
 /// (CUSIM_CHECK=race/init, CUSIM_SCHEDULE=random); otherwise one predictable branch.
 template <class T>
 inline T& observed(T& e, memory_space space, source_location site) {
-  if (record_accesses.load(std::memory_order_relaxed)) [[unlikely]]
+  if (accesses_observed()) [[unlikely]]
     note_access(const_cast<std::remove_cv_t<T>*>(&e), sizeof(T), space, site);
   return e;
 }

@@ -45,7 +45,7 @@ template <class T, class F>
 #if defined(CUSIM_RAW_ADDRESS_CHECKS)
   check_atomic_address(address, sizeof(T));
 #else
-  if (record_accesses.load(std::memory_order_relaxed)) [[unlikely]]
+  if (accesses_observed()) [[unlikely]]
     note_atomic_access(address);
 #endif
   return atomic_apply(address, f);

@@ -35,6 +35,7 @@ struct block_info {
   std::uint64_t next_xy;
   unsigned next_z;
   bool fast_next;           ///< no checker, no random schedule, no fault: next_thread may start it inline
+  bool observed;            ///< the launch records element accesses (CUSIM_CHECK=race/init, CUSIM_SCHEDULE=random)
   bool phases;              ///< the launch allows a block to run as loops between barriers (phases.hpp)
   bool phased;              ///< this block runs so: one fiber steps through its threads phase by phase
   sim_thread** lanes;       ///< every started thread's record by linear index (nthreads of them)
@@ -54,6 +55,8 @@ struct sim_thread {
 extern __thread sim_thread* current_thread_;
 
 [[noreturn]] void fail_outside_kernel(const char* what);
+/// A broken invariant of the simulator itself: throws std::logic_error naming it.
+[[noreturn]] void fail_internal(const char* what);
 
 inline sim_thread& this_thread() {
   sim_thread* t = current_thread_;
@@ -183,8 +186,15 @@ void* dynamic_shared_memory(std::size_t* bytes);
 [[noreturn]] void fail_assert(const char* expr, const char* function, const source_location& site);
 [[noreturn]] void fail_trap(const source_location& site);
 
-/// Set once a launch records element accesses (CUSIM_CHECK=race/init, CUSIM_SCHEDULE=random).
+/// Set once a launch records element accesses (CUSIM_CHECK=race/init, CUSIM_SCHEDULE=random):
+/// what the simulator's own code tests (raw_access.cpp); kernel code tests its block's `observed`.
 extern std::atomic<bool> record_accesses;
+/// Whether the thread running on this OS thread has its accesses recorded: its block's `observed`,
+/// set with current_thread_ (false in host code). A plain thread-local, not the global atomic: the
+/// test in every checked access is one load, which the compiler shares between the accesses
+/// after one test (kernel_closure::run_calls tests once, and its inlined kernel none).
+extern __thread bool accesses_observed_;
+[[gnu::always_inline]] inline bool accesses_observed() noexcept { return accesses_observed_; }
 /// The current thread is about to access `bytes` at `p` through a checked array (or a raw pointer
 /// of an unmodified program; `store`: the instrumentation knows the access writes).
 [[gnu::cold]] void note_access(void* p, std::size_t bytes, memory_space space, source_location site, bool store = false);

@@ -66,15 +66,25 @@ struct kernel_closure {
   CUSIM_THREAD_LOOP static void run_inline(void* p) {
     // A copy the loop owns: nothing the threads store can be the arguments, so they stay in
     // registers instead of being read anew for every thread (the record's stores could alias them).
-    auto params = static_cast<kernel_closure*>(p)->params;
-    run_calls<Kernel>(params, std::index_sequence_for<Params...>{});
+    auto* c = static_cast<kernel_closure*>(p);
+    auto params = c->params;
+    run_calls<Kernel>(c->kernel, params, std::index_sequence_for<Params...>{});
   }
   // A direct call of Kernel (through std::apply it stays a call through a pointer: not inlined).
+  // A thread whose accesses go to the checkers (accesses_observed) runs the kernel as compiled on
+  // its own, through `outlined`; the copy compiled into the loop then runs only where the test
+  // was false, and the same test in each of its checked accesses, whose loads the compiler shares
+  // with this one, folds away: its accesses cost their bounds checks and nothing more.
   template <auto Kernel, std::size_t... I>
-  [[gnu::always_inline]] static void run_calls(std::tuple<std::remove_cvref_t<Params>...>& params,
+  [[gnu::always_inline]] static void run_calls(void (*outlined)(Params...),
+                                              std::tuple<std::remove_cvref_t<Params>...>& params,
                                               std::index_sequence<I...>) {
-    do Kernel(std::get<I>(params)...);
-    while (next_thread());
+    do {
+      if (accesses_observed()) [[unlikely]]
+        outlined(std::get<I>(params)...);
+      else
+        Kernel(std::get<I>(params)...);
+    } while (next_thread());
   }
 };
 

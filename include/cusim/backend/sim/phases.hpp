@@ -114,6 +114,9 @@ class phase_cursor {
       if (gone_[i] == 0) break;
     }
     const uint3 idx{static_cast<unsigned>(xy_), static_cast<unsigned>(xy_ >> 32), z_};
+    // Never true (phases_begin needs fast_next, which a block observed by the checkers never
+    // has); the test lets the compiler drop the same test from each checked access of the turn.
+    if (accesses_observed()) [[unlikely]] fail_internal("a block observed by the checkers runs in phases");
 #if defined(CUSIM_RAW_ADDRESS_CHECKS)
     make_current_unchecked(t_, i, idx);  // compiled in the simulator: no check of these stores
 #else
