@@ -189,10 +189,11 @@ void* dynamic_shared_memory(std::size_t* bytes);
 /// Set once a launch records element accesses (CUSIM_CHECK=race/init, CUSIM_SCHEDULE=random):
 /// what the simulator's own code tests (raw_access.cpp); kernel code tests its block's `observed`.
 extern std::atomic<bool> record_accesses;
-/// Whether the thread running on this OS thread has its accesses recorded: its block's `observed`,
-/// set with current_thread_ (false in host code). A plain thread-local, not the global atomic: the
-/// test in every checked access is one load, which the compiler shares between the accesses
-/// after one test (kernel_closure::run_calls tests once, and its inlined kernel none).
+/// Whether the thread running on this OS thread has its accesses recorded: the `observed` of the
+/// block its runner runs, set when the runner starts or resumes a block and cleared when it leaves
+/// it (false in host code). A plain thread-local, not the global atomic: the test in every checked
+/// access is one load, which the compiler shares between the accesses after one test
+/// (kernel_closure::run_calls tests once a thread, and its inlined kernel none).
 extern __thread bool accesses_observed_;
 [[gnu::always_inline]] inline bool accesses_observed() noexcept { return accesses_observed_; }
 /// The current thread is about to access `bytes` at `p` through a checked array (or a raw pointer
