@@ -477,6 +477,18 @@ TEST_CASE("CUSIM_SCHEDULE=random:SEED shakes out order-dependent results, reprod
     seen.insert(result);
   }
   CHECK(seen.size() >= 4);
+  // The same interleavings through launch<kernel>, whose loop runs a fuzzed block through the
+  // kernel compiled on its own (the copy in the loop has no shuffle points left).
+  auto run_inline = [&](const char* schedule) {
+    scoped_env s("CUSIM_SCHEDULE", schedule);
+    cusim::launch<order_dependent>(1, 32, out);
+    return out.copy_to_host();
+  };
+  for (int seed = 1; seed <= 8; ++seed) {
+    const std::string schedule = "random:" + std::to_string(seed);
+    CHECK(run_inline(schedule.c_str()) == run(schedule.c_str()));
+  }
+  CHECK(run_inline("default") == fixed);
   scoped_env w("CUSIM_WORKERS", "1");
   CHECK(run("random:3") == (scoped_env("CUSIM_WORKERS", "2"), run("random:3")));
 }
