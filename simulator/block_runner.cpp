@@ -925,8 +925,6 @@ void poll_yield() {
   sim::runner_of(t).poll_yield(t);
 }
 
-std::atomic<bool> record_accesses{false};
-
 void note_access(void* p, std::size_t bytes, memory_space space, source_location site, bool store) {
   if (current_thread_ == nullptr) return;  // a view indexed in host code
   sim::thread_record& t = *static_cast<sim::thread_record*>(current_thread_);

@@ -190,7 +190,6 @@ std::shared_ptr<sim::launch_state> prepare_launch(const launch_config& config, v
   launch->break_on_fault = sim::break_on_fault();
   launch->schedule_seed = sim::schedule_seed();
   if (launch->checks.memory()) launch->checker = std::make_unique<sim::memory_checker>(launch->checks);
-  if (launch->checker || launch->schedule_seed) record_accesses.store(true, std::memory_order_relaxed);
   // Loops between barriers keep every default check; the opt-in ones watch threads interleave. A
   // program started under a debugger keeps a fiber per thread, for the thread list and focus
   // (asked once: a launch must stay cheap).

@@ -67,7 +67,7 @@ signal_fault access_fault(std::uintptr_t addr, std::size_t bytes, bool write, st
 
 [[gnu::noinline, gnu::cold]] void bad_access(std::uintptr_t addr, std::size_t bytes, bool write, std::uintptr_t pc) {
   if (arena_addressable(addr, bytes)) {  // it straddled two granules, each of them addressable
-    if (detail::record_accesses.load(std::memory_order_relaxed)) note(addr, bytes, write, pc);
+    if (detail::accesses_observed()) note(addr, bytes, write, pc);
     return;
   }
   signal_fault fault = access_fault(addr, bytes, write, pc);
@@ -117,7 +117,7 @@ detail::source_location site_of(std::uintptr_t pc) {
   const std::uintptr_t off = addr - arena.base.load(std::memory_order_relaxed);
   if (off < arena.bytes.load(std::memory_order_relaxed) && !arena_addressable(addr, bytes))
     return bad_access(addr, bytes, write, pc);
-  if (detail::record_accesses.load(std::memory_order_relaxed)) note(addr, bytes, write, pc);
+  if (detail::accesses_observed()) note(addr, bytes, write, pc);
 }
 
 // Both slow paths are tail calls: the fast path needs no stack frame. `alignment`: 1 for the
@@ -131,7 +131,7 @@ inline void check(std::uintptr_t addr, std::size_t bytes, bool write, void* retu
     if ((off % 8) + bytes > shadow) [[unlikely]]
       return bad_access(addr, bytes, write, reinterpret_cast<std::uintptr_t>(return_address));
   }
-  if (detail::record_accesses.load(std::memory_order_relaxed)) [[unlikely]]
+  if (detail::accesses_observed()) [[unlikely]]
     return note(addr, bytes, write, reinterpret_cast<std::uintptr_t>(return_address));
 }
 
@@ -142,7 +142,7 @@ inline void check(std::uintptr_t addr, std::size_t bytes, bool write, void* retu
 namespace cusim::detail {
 void check_atomic_address(void* p, std::size_t bytes) {
   sim::check(reinterpret_cast<std::uintptr_t>(p), bytes, true, __builtin_return_address(0), bytes);
-  if (record_accesses.load(std::memory_order_relaxed)) [[unlikely]]
+  if (accesses_observed()) [[unlikely]]
     note_atomic_access(p);
 }
 }  // namespace cusim::detail

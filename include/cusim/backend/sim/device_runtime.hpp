@@ -11,7 +11,6 @@
 #include <cusim/detail/source_location.hpp>
 #include <cusim/error.hpp>
 
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
 
@@ -186,14 +185,11 @@ void* dynamic_shared_memory(std::size_t* bytes);
 [[noreturn]] void fail_assert(const char* expr, const char* function, const source_location& site);
 [[noreturn]] void fail_trap(const source_location& site);
 
-/// Set once a launch records element accesses (CUSIM_CHECK=race/init, CUSIM_SCHEDULE=random):
-/// what the simulator's own code tests (raw_access.cpp); kernel code tests its block's `observed`.
-extern std::atomic<bool> record_accesses;
 /// Whether the thread running on this OS thread has its accesses recorded: the `observed` of the
 /// block its runner runs, set when the runner starts or resumes a block and cleared when it leaves
-/// it (false in host code). A plain thread-local, not the global atomic: the test in every checked
-/// access is one load, which the compiler shares between the accesses after one test
-/// (kernel_closure::run_calls tests once a thread, and its inlined kernel none).
+/// it (false in host code). What every checked access and the raw-pointer checks (raw_access.cpp)
+/// test: a plain thread-local, so that the compiler shares its load between the accesses after
+/// one test (kernel_closure::run_calls tests once a thread, and its inlined kernel none).
 extern __thread bool accesses_observed_;
 [[gnu::always_inline]] inline bool accesses_observed() noexcept { return accesses_observed_; }
 /// The current thread is about to access `bytes` at `p` through a checked array (or a raw pointer
