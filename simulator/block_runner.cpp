@@ -162,8 +162,9 @@ void block_context::reset(block_runner& r, launch_state& l, std::uint64_t linear
   grid_dim = cfg.grid;
   nthreads = l.threads_per_block;
   next_unstarted = 0;
-  next_xy = 0;
-  next_z = 0;
+  cursor_xy = 0;
+  cursor_z = 0;
+  cursor_linear = 0;
   observed = l.checker != nullptr || l.schedule_seed.has_value();
   fast_next = !observed;
   phases = l.phases;

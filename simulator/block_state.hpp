@@ -110,7 +110,7 @@ struct block_context : detail::block_info {
   // Warp collectives: the lanes of each warp waiting at one, and every started thread's record
   // by linear index (block_info::lanes points here; a record whose `linear` no longer matches has
   // moved on: that thread exited).
-  std::vector<detail::sim_thread*> lane_storage;
+  std::vector<std::uintptr_t> lane_storage;
   // A block run in phases (phases.hpp): the slots of its replicated variables, the n-th request of
   // a block in the n-th buffer, kept from block to block so that a block allocates nothing (and a
   // fiber abandoned by a signal fault leaves nothing behind). phase_used: requests of this block.
@@ -133,7 +133,9 @@ struct block_context : detail::block_info {
   void reset(block_runner& runner, launch_state& launch, std::uint64_t linear);
 
   /// The record that started thread `linear` (which may have moved on since).
-  thread_record* lane(unsigned linear) const noexcept { return static_cast<thread_record*>(lanes[linear]); }
+  thread_record* lane(unsigned linear) const noexcept { 
+    return static_cast<thread_record*>(reinterpret_cast<detail::sim_thread*>(lanes[linear]));
+  }
 
   enum class lane_state { unstarted, live, exited, absent };
   /// What became of the thread with linear index `linear`.

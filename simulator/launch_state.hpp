@@ -66,11 +66,6 @@ struct launch_state {
   }
 };
 
-/// The index of element `linear` of `shape`, x fastest: blockIdx of a block in the grid, or
-/// threadIdx of a thread in the block.
-inline uint3 index_of(const dim3& shape, std::uint64_t linear) {
-  return {static_cast<unsigned>(linear % shape.x), static_cast<unsigned>(linear / shape.x % shape.y),
-          static_cast<unsigned>(linear / (std::uint64_t{shape.x} * shape.y))};
-}
+using detail::index_of;
 
 }  // namespace cusim::sim

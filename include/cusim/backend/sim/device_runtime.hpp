@@ -28,16 +28,21 @@ struct block_info {
   std::uint64_t progress;  ///< memory-modifying atomics, barrier arrivals and exits (with next_unstarted)
   unsigned nthreads;        ///< threads per block
   unsigned next_unstarted;  ///< the linear index of the next thread to start
-  // Its threadIdx: x and y in one word (x in the low half), always read and written whole, since
-  // a narrower store before a wider load would defeat store-to-load forwarding (~10 cycles a
-  // thread on the thread loop's critical path); z apart.
-  std::uint64_t next_xy;
-  unsigned next_z;
+  // The threadIdx of thread `cursor_linear`, which start_next_thread takes when that thread is
+  // next_unstarted (else it divides): x and y in one word (x in the low half), always read and
+  // written whole, since a narrower store before a wider load would defeat store-to-load
+  // forwarding; z apart. The thread loop of run_threads keeps its own cursor in registers.
+  std::uint64_t cursor_xy;
+  unsigned cursor_z;
+  unsigned cursor_linear;
   bool fast_next;           ///< no checker, no random schedule, no fault: next_thread may start it inline
   bool observed;            ///< the launch records element accesses (CUSIM_CHECK=race/init, CUSIM_SCHEDULE=random)
   bool phases;              ///< the launch allows a block to run as loops between barriers (phases.hpp)
   bool phased;              ///< this block runs so: one fiber steps through its threads phase by phase
-  sim_thread** lanes;       ///< every started thread's record by linear index (nthreads of them)
+  /// Every started thread's record (a sim_thread*) by linear index, nthreads of them. Integers,
+  /// so that the thread loop's stores into it cannot alias current_thread_ or a record's block
+  /// for the compiler: those then stay in registers from thread to thread (run_threads).
+  std::uintptr_t* lanes;
 };
 
 /// The part of a simulated thread's state that inline kernel code reads and writes. The
@@ -72,21 +77,32 @@ inline sim_thread& this_thread() {
   t.thread_idx = idx;
 }
 
+/// The index of element `linear` of `shape`, x fastest: threadIdx of a thread in its block, or
+/// blockIdx of a block in the grid.
+inline uint3 index_of(const dim3& shape, std::uint64_t linear) noexcept {
+  return {static_cast<unsigned>(linear % shape.x), static_cast<unsigned>(linear / shape.x % shape.y),
+          static_cast<unsigned>(linear / (std::uint64_t{shape.x} * shape.y))};
+}
+
 /// Makes `t` the block's next unstarted thread, in CUDA's order (x fastest).
 [[gnu::always_inline]] inline void start_next_thread(sim_thread& t, block_info& b) noexcept {
   const unsigned linear = b.next_unstarted++;
-  const std::uint64_t xy = b.next_xy;
-  const unsigned x = static_cast<unsigned>(xy), y = static_cast<unsigned>(xy >> 32);
-  make_current(t, linear, uint3{x, y, b.next_z});
-  if (x + 1 != b.block_dim.x) {
-    b.next_xy = xy + 1;
-  } else if (y + 1 != b.block_dim.y) {
-    b.next_xy = std::uint64_t{y + 1} << 32;
+  const std::uint64_t xy = b.cursor_xy;
+  uint3 idx{static_cast<unsigned>(xy), static_cast<unsigned>(xy >> 32), b.cursor_z};
+  if (b.cursor_linear != linear) [[unlikely]] idx = index_of(b.block_dim, linear);
+  make_current(t, linear, idx);
+  b.cursor_linear = linear + 1;
+  if (idx.x + 1 != b.block_dim.x) {
+    b.cursor_xy = (std::uint64_t{idx.y} << 32) | (idx.x + 1);
+    b.cursor_z = idx.z;
+  } else if (idx.y + 1 != b.block_dim.y) {
+    b.cursor_xy = std::uint64_t{idx.y + 1} << 32;
+    b.cursor_z = idx.z;
   } else {
-    b.next_xy = 0;
-    ++b.next_z;
+    b.cursor_xy = 0;
+    b.cursor_z = idx.z + 1;
   }
-  b.lanes[linear] = &t;
+  b.lanes[linear] = reinterpret_cast<std::uintptr_t>(&t);
 }
 
 /// The simulator's next_thread: finishes the current thread (it flushes what the checkers
@@ -105,6 +121,41 @@ bool finish_thread();
     return true;
   }
   return finish_thread();
+}
+
+/// Runs `call` for the current thread, then, on the same fiber, for the block's next threads
+/// while nothing needs the simulator (next_thread's inline case): a barrier-free block is one
+/// loop. The loop holds the cursor in registers and derives each threadIdx from the last, storing
+/// only what the simulator and the debugger read (next_unstarted, lanes, the thread record); it
+/// checks that nothing else moved the cursor (a thread that waited at a barrier let other fibers
+/// start threads), and otherwise leaves the next start to next_thread.
+template <class Call>
+[[gnu::always_inline]] inline void run_threads(Call&& call) {
+  sim_thread& t = *current_thread_;  // this fiber's record, whichever thread it runs
+  block_info& b = *t.block;
+  const unsigned n = b.nthreads, dx = b.block_dim.x;
+  do {
+    unsigned linear = t.linear, x = t.thread_idx.x;
+    for (;;) {
+      call();
+      if (!b.fast_next || ++linear == n || b.next_unstarted != linear) break;
+      b.next_unstarted = linear + 1;  // the exit counts as progress through next_unstarted
+      b.lanes[linear] = reinterpret_cast<std::uintptr_t>(&t);
+      t.linear = static_cast<std::uint16_t>(linear);
+      t.polls = 0;
+      if (++x != dx) [[likely]] {
+        t.thread_idx.x = x;  // y and z stay
+      } else {
+        x = 0;
+        uint3 idx{0, t.thread_idx.y + 1, t.thread_idx.z};
+        if (idx.y == b.block_dim.y) {
+          idx.y = 0;
+          ++idx.z;
+        }
+        t.thread_idx = idx;
+      }
+    }
+  } while (next_thread());
 }
 
 enum class sync_op : std::uint8_t { plain, count, all, any, grid };

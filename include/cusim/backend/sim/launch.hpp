@@ -57,8 +57,7 @@ struct kernel_closure {
 
   CUSIM_THREAD_LOOP static void run(void* p) {
     auto* c = static_cast<kernel_closure*>(p);
-    do std::apply(c->kernel, c->params);
-    while (next_thread());
+    run_threads([c] { std::apply(c->kernel, c->params); });
   }
   /// `run` for a kernel known at compile time (`Kernel` is `kernel`), compiled into the loop over
   /// the block's threads (cusim::launch<kernel>).
@@ -79,12 +78,15 @@ struct kernel_closure {
   [[gnu::always_inline]] static void run_calls(void (*outlined)(Params...),
                                               std::tuple<std::remove_cvref_t<Params>...>& params,
                                               std::index_sequence<I...>) {
-    do {
-      if (accesses_observed()) [[unlikely]]
-        outlined(std::get<I>(params)...);
-      else
-        Kernel(std::get<I>(params)...);
-    } while (next_thread());
+    if (accesses_observed()) [[unlikely]] {  // the block's: it holds for every thread the loop runs
+      run_threads([&] { outlined(std::get<I>(params)...); });
+      return;
+    }
+    run_threads([&] {
+      // Never true; tested so that the accesses' own tests fold away.
+      if (accesses_observed()) [[unlikely]] fail_internal("a block's accesses became observed while it ran");
+      Kernel(std::get<I>(params)...);
+    });
   }
 };
 
