@@ -26,7 +26,10 @@
 namespace ctx = boost::context;
 
 __thread cusim::detail::sim_thread* cusim::detail::current_thread_ = nullptr;
-__thread bool cusim::detail::accesses_observed_ = false;
+namespace cusim::sim {
+// detail::accesses_observed_, the flag as kernel code sees it (const): the same symbol.
+__thread bool accesses_observed_flag __asm__("cusim_accesses_observed") = false;
+}  // namespace cusim::sim
 
 namespace cusim::sim {
 
@@ -123,14 +126,14 @@ block_context* block_runner::start(launch_state& launch, std::uint64_t linear_bl
   }
   block_ = &acquire_context();
   block_->reset(*this, launch, linear_block);
-  detail::accesses_observed_ = block_->observed;  // until the block ends or is suspended
+  accesses_observed_flag = block_->observed;  // until the block ends or is suspended
   ensure_fault_signal_stack();
   return finish_or_suspend(schedule());
 }
 
 block_context* block_runner::resume(block_context& block, bool abort) {
   block_ = &block;
-  detail::accesses_observed_ = block.observed;
+  accesses_observed_flag = block.observed;
   if (abort) {
     fault(nullptr);  // unwinds the waiting threads; the fault that caused it is reported elsewhere
   } else {
@@ -141,7 +144,7 @@ block_context* block_runner::resume(block_context& block, bool abort) {
 
 block_context* block_runner::finish_or_suspend(bool suspended) {
   detail::current_thread_ = nullptr;
-  detail::accesses_observed_ = false;
+  accesses_observed_flag = false;
   block_context* b = std::exchange(block_, nullptr);
   if (suspended) return b;
   b->in_flight = false;

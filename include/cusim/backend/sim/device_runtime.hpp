@@ -239,9 +239,12 @@ void* dynamic_shared_memory(std::size_t* bytes);
 /// Whether the thread running on this OS thread has its accesses recorded: the `observed` of the
 /// block its runner runs, set when the runner starts or resumes a block and cleared when it leaves
 /// it (false in host code). What every checked access and the raw-pointer checks (raw_access.cpp)
-/// test: a plain thread-local, so that the compiler shares its load between the accesses after
-/// one test (kernel_closure::run_calls tests once a thread, and its inlined kernel none).
-extern __thread bool accesses_observed_;
+/// test. Code that reads it sees it const: while a block's code runs the flag never changes (the
+/// runner sets it again before that code resumes from a barrier or any other switch), so the
+/// compiler may keep one load of it in a register across the calls and loops of a kernel, and
+/// after kernel_closure::run_calls's one test the inlined kernel's accesses test nothing. The
+/// simulator writes it under another name, the same symbol (sim::accesses_observed_flag).
+extern __thread const bool accesses_observed_ __asm__("cusim_accesses_observed");
 [[gnu::always_inline]] inline bool accesses_observed() noexcept { return accesses_observed_; }
 /// The current thread is about to access `bytes` at `p` through a checked array (or a raw pointer
 /// of an unmodified program; `store`: the instrumentation knows the access writes).

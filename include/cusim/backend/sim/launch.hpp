@@ -30,6 +30,9 @@
 #  define CUSIM_THREAD_LOOP [[gnu::flatten, gnu::no_sanitize_address]]
 #endif
 
+// A lambda's body inlined where it is called (the thread loop is one function).
+#define CUSIM_ALWAYS_INLINE_LAMBDA __attribute__((always_inline))
+
 namespace cusim {
 
 namespace detail {
@@ -57,7 +60,7 @@ struct kernel_closure {
 
   CUSIM_THREAD_LOOP static void run(void* p) {
     auto* c = static_cast<kernel_closure*>(p);
-    run_threads([c] { std::apply(c->kernel, c->params); });
+    run_threads([c]() CUSIM_ALWAYS_INLINE_LAMBDA { std::apply(c->kernel, c->params); });
   }
   /// `run` for a kernel known at compile time (`Kernel` is `kernel`), compiled into the loop over
   /// the block's threads (cusim::launch<kernel>).
@@ -70,23 +73,19 @@ struct kernel_closure {
     run_calls<Kernel>(c->kernel, params, std::index_sequence_for<Params...>{});
   }
   // A direct call of Kernel (through std::apply it stays a call through a pointer: not inlined).
-  // A thread whose accesses go to the checkers (accesses_observed) runs the kernel as compiled on
-  // its own, through `outlined`; the copy compiled into the loop then runs only where the test
-  // was false, and the same test in each of its checked accesses, whose loads the compiler shares
-  // with this one, folds away: its accesses cost their bounds checks and nothing more.
+  // A block whose accesses go to the checkers (accesses_observed, which holds for every thread
+  // this loop runs) runs the kernel as compiled on its own, through `outlined`; the copy compiled
+  // into the loop runs only where the test was false, and the same test in each of its checked
+  // accesses, whose load the compiler shares with this one (the flag is const to kernel code),
+  // folds away, in the kernel's own loops too: its accesses cost their bounds checks and nothing more.
   template <auto Kernel, std::size_t... I>
   [[gnu::always_inline]] static void run_calls(void (*outlined)(Params...),
                                               std::tuple<std::remove_cvref_t<Params>...>& params,
                                               std::index_sequence<I...>) {
-    if (accesses_observed()) [[unlikely]] {  // the block's: it holds for every thread the loop runs
-      run_threads([&] { outlined(std::get<I>(params)...); });
-      return;
-    }
-    run_threads([&] {
-      // Never true; tested so that the accesses' own tests fold away.
-      if (accesses_observed()) [[unlikely]] fail_internal("a block's accesses became observed while it ran");
-      Kernel(std::get<I>(params)...);
-    });
+    if (accesses_observed()) [[unlikely]]
+      run_threads([&]() CUSIM_ALWAYS_INLINE_LAMBDA { outlined(std::get<I>(params)...); });
+    else
+      run_threads([&]() CUSIM_ALWAYS_INLINE_LAMBDA { Kernel(std::get<I>(params)...); });
   }
 };
 
