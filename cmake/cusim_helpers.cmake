@@ -75,10 +75,18 @@ function(_cusim_phase_sources out name)
       string(MD5 key "${abs}")
       string(SUBSTRING "${key}" 0 8 key)
       set(copy "${CMAKE_CURRENT_BINARY_DIR}/cusim_phases/${name}/${key}/${base}")
+      # The user's headers that it includes (found in the target's include directories, but not
+      # cusim's own) get their phased copies too; the depfile names them, so a change to one makes
+      # the copies again.
       add_custom_command(OUTPUT "${copy}"
                          COMMAND Python3::Interpreter "${tool}" "${abs}" "${copy}" --config "$<CONFIG>"
                                  --options "$<TARGET_PROPERTY:${name},COMPILE_OPTIONS>"
+                                 --include-dirs "$<TARGET_PROPERTY:${name},INCLUDE_DIRECTORIES>"
+                                 --not-user "$<TARGET_PROPERTY:cusim::cusim,INTERFACE_INCLUDE_DIRECTORIES>"
+                                 --depfile "${copy}.d"
                          DEPENDS "${abs}" "${tool}" "${tool_dir}/rewrite.py" "${tool_dir}/phases.py"
+                                 "${tool_dir}/includes.py"
+                         DEPFILE "${copy}.d"
                          COMMENT "cusim: the phased copy of ${src}" VERBATIM)
       # What the source's own properties ask for (set before this call), the copy asks for too.
       foreach(property IN ITEMS COMPILE_DEFINITIONS COMPILE_OPTIONS COMPILE_FLAGS INCLUDE_DIRECTORIES)

@@ -5,6 +5,7 @@
 // same results and the same fault reports as on fibers (CUSIM_PHASES=0, a second run of this
 // file); a loop over a barrier whose condition splits the block is a divergence either way,
 // found where each form can see it. Line numbers are part of the test.
+#include "phases_kernels.hpp"
 #include "test_support.hpp"
 
 #include <cstdlib>
@@ -127,6 +128,23 @@ TEST_CASE("threads that leave a loop over a barrier at different rounds: a barri
   const std::string loop = "phases.cu:" + std::to_string(line_split_loop);
   const std::string inside = "phases.cu:" + std::to_string(line_split_loop + 2);
   const std::string after = "phases.cu:" + std::to_string(line_split_loop + 4);
+  if (in_phases())
+    CHECK(what == "tid=[16, 0, 0] ctaid=[0, 0, 0]: barrier divergence: threads of the block disagree on the "
+                  "condition of a loop holding __syncthreads (16 of 32 stay in it); thread tid=[0, 0, 0] "
+                  "ctaid=[0, 0, 0] leaves it (" + loop + ")");
+  else
+    CHECK(what == "tid=[16, 0, 0] ctaid=[0, 0, 0]: barrier divergence: threads of the block wait at different "
+                  "__syncthreads (16 at " + after + ", 16 at " + inside + "); thread tid=[0, 0, 0] "
+                  "ctaid=[0, 0, 0] waits at " + after + " (" + inside + ")");
+}
+
+TEST_CASE("a kernel in the user's header runs in phases too") {
+  if (!on_simulator) return;
+  cusim::device_array<int> out(32);
+  const std::string what = kernel_error_of([&] { cusim::launch(header_split_loop, 1, 32, out); });
+  const std::string loop = "phases_kernels.hpp:" + std::to_string(header_line_split_loop);
+  const std::string inside = "phases_kernels.hpp:" + std::to_string(header_line_split_loop + 2);
+  const std::string after = "phases_kernels.hpp:" + std::to_string(header_line_split_loop + 4);
   if (in_phases())
     CHECK(what == "tid=[16, 0, 0] ctaid=[0, 0, 0]: barrier divergence: threads of the block disagree on the "
                   "condition of a loop holding __syncthreads (16 of 32 stay in it); thread tid=[0, 0, 0] "

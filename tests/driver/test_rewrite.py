@@ -380,25 +380,69 @@ class PhaseCopy(unittest.TestCase):
         end = out.index("\n", out.index("return; }\n#line ", start) + len("return; }\n")) + 1
         self.assertEqual(out[:start] + out[end:], self.API)
 
+    @staticmethod
+    def copy_of(src, *args, **kwargs):
+        """The text of the phased copy phase_copy.py writes for src (beside it, as a.copy.cu)."""
+        import phase_copy
+        copy = os.path.join(os.path.dirname(src), "out", "a.copy.cu")
+        phase_copy.write_copy(src, copy, *args, **kwargs)
+        with open(copy) as f:
+            return f.read()
+
     def test_unoptimised_builds_and_unreadable_sources_are_copied_as_they_are(self):
         import tempfile
-        import phase_copy
         with tempfile.TemporaryDirectory() as d:
             src = os.path.join(d, "a.cu")
             with open(src, "w") as f:
                 f.write(self.API)
             head = f'#line 1 "{src}"\n'
-            self.assertIn("phases_begin", phase_copy.copy_text(src, "RelWithDebInfo"))
-            self.assertIn("phases_begin", phase_copy.copy_text(src, "Debug", ["-O2"]))
-            self.assertEqual(phase_copy.copy_text(src, "Debug"), head + self.API)
-            self.assertEqual(phase_copy.copy_text(src, ""), head + self.API)
-            self.assertEqual(phase_copy.copy_text(src, "Release", ["-O0", "-g"]), head + self.API)
+            self.assertIn("phases_begin", self.copy_of(src, "RelWithDebInfo"))
+            self.assertIn("phases_begin", self.copy_of(src, "Debug", ["-O2"]))
+            self.assertEqual(self.copy_of(src, "Debug"), head + self.API)
+            self.assertEqual(self.copy_of(src, ""), head + self.API)
+            self.assertEqual(self.copy_of(src, "Release", ["-O0", "-g"]), head + self.API)
             bad = self.API.replace("__global__", "#define S __shared__ float x[2];\n__global__")
             with open(src, "w") as f:
                 f.write(bad)
             with self.assertRaises(rewrite.RewriteError):
                 rewrite.add_phases(bad, src)
-            self.assertEqual(phase_copy.copy_text(src, "Release"), head + bad)
+            self.assertEqual(self.copy_of(src, "Release"), head + bad)
+
+    def test_the_users_headers_get_their_phased_forms_too(self):
+        # A kernel in a header found through an include directory is phased in a copy that the
+        # source's copy includes by its absolute path; a header with nothing to phase, and one under
+        # a directory that is not the user's (cusim's own), are used in place; what the copy was
+        # made from (the depfile's list) is every user header read.
+        import tempfile
+        import phase_copy
+        with tempfile.TemporaryDirectory() as d:
+            inc, ours = os.path.join(d, "inc"), os.path.join(d, "ours")
+            os.makedirs(inc)
+            os.makedirs(ours)
+            kernel = self.API.replace("int main() { return 0; }\n", "")
+            for path, text in ((os.path.join(inc, "k.hpp"), "#pragma once\n" + kernel),
+                               (os.path.join(inc, "plain.hpp"), "#pragma once\nint f();\n"),
+                               (os.path.join(ours, "lib.hpp"), "#pragma once\n" + kernel.replace("void k(", "void l("))):
+                with open(path, "w") as f:
+                    f.write(text)
+            src = os.path.join(d, "a.cu")
+            with open(src, "w") as f:
+                f.write('#include "k.hpp"\n#include <plain.hpp>\n#include "lib.hpp"\nint main() { return 0; }\n')
+            copy = os.path.join(d, "out", "a.copy.cu")
+            inputs = phase_copy.write_copy(src, copy, "Release", (), [inc, ours], [ours])
+            header_copy = os.path.join(d, "out", "include", "0", "k.hpp")
+            with open(copy) as f:
+                plain = os.path.join(inc, "plain.hpp")  # the user's: by its path, as the compiler found it
+                self.assertEqual(f.read(), f'#line 1 "{src}"\n#include "{header_copy}"\n#include "{plain}"\n'
+                                           '#include "lib.hpp"\nint main() { return 0; }\n')
+            with open(header_copy) as f:
+                text = f.read()
+            self.assertTrue(text.startswith(f'#line 1 "{os.path.join(inc, "k.hpp")}"\n#pragma once\n'))
+            self.assertIn("phases_begin", text)
+            self.assertEqual(os.listdir(os.path.join(d, "out", "include")), ["0"])
+            self.assertEqual(sorted(inputs), sorted([src, os.path.join(inc, "k.hpp"), os.path.join(inc, "plain.hpp")]))
+            # Unoptimised: the source as it is, its headers in place.
+            self.assertEqual(phase_copy.write_copy(src, copy, "Debug", (), [inc], []), [src])
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ import subprocess
 import sys
 import tempfile
 
+import includes
 import rewrite
 
 CUDA_VERSION = (13, 0, 0)
@@ -615,7 +616,7 @@ class Driver:
     def prepare_source(self, path, kind):
         """The file to compile: path itself, or a rewritten copy opening with `#line 1 "path"`.
 
-        The user's headers it includes get the same rewrite (_IncludeGraph): each one needing it, and
+        The user's headers it includes get the same rewrite (includes.py): each one needing it, and
         each one including such a header, is compiled from a rewritten copy in the temporary directory
         (self.copies maps every copy to its original, for the dependency files)."""
         if not os.path.isfile(path):
@@ -623,7 +624,9 @@ class Driver:
         self.copies = {}
         if kind != "cu":
             return path
-        graph = _IncludeGraph(path, self.include_search(path), self.toolkit_roots(), self.phases())
+        phases = self.phases()
+        graph = includes.IncludeGraph(path, self.include_search(path), self.toolkit_roots(),
+                                      lambda text, name: rewrite.rewrite(text, name, phases))
         root = graph.root
         if not root.copied:
             return path
@@ -634,7 +637,7 @@ class Driver:
         root.copy = self.temp_path(base)
         for node in graph.nodes.values():
             if node.copied and node is not root:
-                # Absolute: the includes naming it are absolute paths (see _IncludeGraph).
+                # Absolute: the includes naming it are absolute paths (see includes.py).
                 d = os.path.abspath(os.path.join(self.temp_dir(), "cusim-include", str(self.counter)))
                 self.counter += 1
                 if not self.o.dryrun:
@@ -647,10 +650,8 @@ class Driver:
                 self.say(f"#$ cusim-rewrite {quote(original)} > {quote(node.copy)}")
             if self.o.dryrun:
                 continue
-            escaped = original.replace("\\", "\\\\").replace('"', '\\"')
             with open(node.copy, "w", encoding="utf-8", errors="surrogateescape", newline="") as f:
-                f.write(f'#line 1 "{escaped}"\n')
-                f.write(graph.text_of(node))
+                f.write(graph.copy_text(node))
         return root.copy
 
     def include_search(self, original):
@@ -677,7 +678,7 @@ class Driver:
                 if into is not None and value:
                     into.append(os.path.abspath(value))
                 break
-        return _Search(quoted, dirs + [self.include])
+        return includes.Search(quoted, dirs + [self.include])
 
     def toolkit_roots(self):
         """Real paths under which headers belong to the toolkit: its include directory and the
@@ -852,128 +853,6 @@ class Driver:
         cmd += [f for f in o.libs if f.startswith("-l")]
         cmd += self.runtime_libs() + ["-Wl,--end-group", "-o", out]
         return self.run(cmd)
-
-
-# -- the user's headers: found as the compiler finds them, rewritten like the .cu file
-#
-# How a rewritten header is found first: every `#include` of a rewritten file (the .cu file's copy, a
-# header's copy) that resolves to one of the user's headers is changed to that header's absolute path:
-# its rewritten copy's when it has one, the original's otherwise. Only the text between the
-# delimiters changes, so every line stays where it was. This, rather than a mirrored temporary tree
-# searched first with -iquote/-I, because the compiler resolves "..." relative to the directory of
-# the file doing the including: a copy in a temporary directory would find neither its original's
-# neighbours nor the right copies by a relative name, while an absolute path is found as it is, by
-# the compiler's search order resolved here once (the including file's directory, the -iquote
-# directories, the -I directories, for <...> the -I directories only). A header is copied when it
-# needs the rewrite or includes (at any depth) one that is copied, since only a copy's includes can
-# point at copies; every other header is used in place. Each header is one node, by its real path,
-# so one included through two paths is one copy (#pragma once and include guards work as before).
-# Conditional and commented-out includes are followed too (harmless: a copy nobody includes); an
-# include naming a macro (`#include HEADER`) or `#include_next` is left to the compiler.
-
-_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*(?:"([^"\n]+)"|<([^>\n]+)>)', re.M)
-_SYSTEM_PREFIXES = ("/usr/include", "/usr/local/include", "/usr/lib", "/usr/lib64", "/usr/share")
-
-
-def _under(path, roots):
-    return any(path == r or path.startswith(r.rstrip(os.sep) + os.sep) for r in roots)
-
-
-class _Search:
-    """The compile's include search, in its order: quoted, the -iquote directories (the .cu file's
-    first); dirs, the -I directories (the toolkit's last: where the user's end)."""
-
-    def __init__(self, quoted, dirs):
-        self.quoted = quoted
-        self.dirs = dirs
-
-
-class _Node:
-    __slots__ = ("path", "name", "text", "rewritten", "includes", "copied", "copy")
-
-    def __init__(self, path, text, rewritten):
-        self.path = path  # absolute, as first reached: what `#line` names
-        self.name = os.path.basename(path)
-        self.text = text
-        self.rewritten = rewritten
-        self.includes = []  # (line index of the #include, real path of the user's header it finds)
-        self.copied = rewritten != text
-        self.copy = None
-
-
-class _IncludeGraph:
-    """The .cu file and the user's headers it includes, transitively, each read and rewritten once."""
-
-    def __init__(self, source, search, toolkit_roots, phases=True):
-        self.search = search
-        self.phases = phases
-        self.not_user = tuple(toolkit_roots) + _SYSTEM_PREFIXES
-        self.user_dir = {}  # directory -> whether it holds the user's headers
-        self.nodes = {}  # real path -> _Node
-        key = os.path.realpath(source)
-        self.root = self._read(os.path.abspath(source), key, source)
-        pending = [self.root]
-        while pending:
-            node = pending.pop()
-            includer_dir = os.path.dirname(node.path)
-            for m in _INCLUDE.finditer(node.text):
-                found = self._resolve(m.group(1), includer_dir) if m.group(1) is not None else \
-                    self._resolve(m.group(2), None)
-                if found is None or '"' in found:
-                    continue
-                k = os.path.realpath(found)
-                if k not in self.nodes:
-                    try:
-                        pending.append(self._read(os.path.abspath(found), k, os.path.abspath(found)))
-                    except OSError:
-                        continue  # unreadable: left to the compiler, which says why
-                node.includes.append((node.text.count("\n", 0, m.start()), k))
-        # Copied: needs the rewrite, or includes a copied header (until nothing changes: cycles).
-        changed = True
-        while changed:
-            changed = False
-            for node in self.nodes.values():
-                if not node.copied and any(self.nodes[k].copied for _, k in node.includes):
-                    node.copied = changed = True
-
-    def _read(self, path, key, name_in_errors):
-        with open(path, encoding="utf-8", errors="surrogateescape", newline="") as f:
-            text = f.read()
-        # RewriteError propagates with file:line, as for the .cu file (the header's path, absolute).
-        rewritten = rewrite.rewrite(text, name_in_errors, self.phases) if rewrite.needs_rewrite(text) else text
-        node = self.nodes[key] = _Node(path, text, rewritten)
-        return node
-
-    def _is_user(self, d):
-        if d not in self.user_dir:
-            self.user_dir[d] = not _under(os.path.realpath(d), self.not_user)
-        return self.user_dir[d]
-
-    def _resolve(self, name, includer_dir):
-        """The user's header `#include "name"` (includer_dir given) or `<name>` finds, or None."""
-        if os.path.isabs(name):
-            return name if os.path.isfile(name) and self._is_user(os.path.dirname(name)) else None
-        dirs = ([includer_dir] + self.search.quoted if includer_dir is not None else []) + self.search.dirs
-        for d in dirs:
-            candidate = os.path.join(d, name)
-            if os.path.isfile(candidate):
-                return candidate if self._is_user(d) else None
-        return None  # in -isystem or the compiler's directories, or nowhere: not the user's
-
-    def text_of(self, node):
-        """A copied node's text: rewritten, its includes of the user's headers made absolute. The
-        rewrite keeps preprocessor lines as they are and where they are, so each include is found
-        again on its line."""
-        lines = node.rewritten.split("\n")
-        for line, k in node.includes:
-            m = _INCLUDE.match(lines[line])
-            if m is None:  # cannot happen (the rewrite keeps preprocessor lines), but never a wrong edit
-                continue
-            target = self.nodes[k]
-            g = 1 if m.group(1) is not None else 2
-            lines[line] = (lines[line][:m.start(g) - 1] + '"' + (target.copy if target.copied else target.path) +
-                           '"' + lines[line][m.end(g) + 1:])
-        return "\n".join(lines)
 
 
 def _make_escape(path):

@@ -18,6 +18,7 @@ import sys
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
+import includes  # noqa: E402
 import rewrite  # noqa: E402
 
 _UNOPTIMISED = ("", "Debug")
@@ -32,21 +33,50 @@ def optimised(config, options):
     return on
 
 
-def copy_text(source, config, options=()):
-    with open(source, encoding="utf-8", errors="surrogateescape", newline="") as f:
-        text = f.read()
+def phased_graph(source, include_dirs, not_user):
+    """The source and the user's headers it includes (includes.py), each with its phased kernels:
+    the headers found in the source's directory and include_dirs, but under not_user (cusim's own
+    include directories) and the system's; raises rewrite.RewriteError."""
+    search = includes.Search([os.path.dirname(source)], [os.path.abspath(d) for d in include_dirs])
+    roots = [os.path.realpath(d) for d in not_user]
+    return includes.IncludeGraph(source, search, roots, rewrite.add_phases)
+
+
+def write_copy(source, copy, config, options=(), include_dirs=(), not_user=()):
+    """Writes the copy (and the copies of the headers with kernels to phase, beside it under
+    include/); returns the files it was made from, for the depfile."""
+    graph = None
     if optimised(config, options):
         try:
-            text = rewrite.add_phases(text, source)
+            graph = phased_graph(source, include_dirs, not_user)
         except rewrite.RewriteError:
             pass
-    escaped = source.replace("\\", "\\\\").replace('"', '\\"')
-    return f'#line 1 "{escaped}"\n' + text
+    copies = [] if graph is None else [n for n in graph.nodes.values() if n.copied and n is not graph.root]
+    for k, node in enumerate(copies):
+        node.copy = os.path.join(os.path.dirname(os.path.abspath(copy)), "include", str(k), node.name)
+    files = {}
+    if graph is None:
+        with open(source, encoding="utf-8", errors="surrogateescape", newline="") as f:
+            escaped = source.replace("\\", "\\\\").replace('"', '\\"')
+            files[copy] = f'#line 1 "{escaped}"\n' + f.read()
+    else:
+        graph.root.copy = copy
+        for node in [graph.root] + copies:
+            files[node.copy] = graph.copy_text(node)
+    for path, text in files.items():
+        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        with open(path, "w", encoding="utf-8", errors="surrogateescape", newline="") as f:
+            f.write(text)
+    return [source] if graph is None else [n.path for n in graph.nodes.values()]
+
+
+def _make_escape(path):
+    return path.replace(" ", "\\ ").replace("#", "\\#").replace("$", "$$")
 
 
 def main(argv):
     args = list(argv)
-    values = {"--config": "Release", "--options": ""}
+    values = {"--config": "Release", "--options": "", "--include-dirs": "", "--not-user": "", "--depfile": ""}
     for name in values:
         if name in args:
             k = args.index(name)
@@ -56,13 +86,19 @@ def main(argv):
             values[name] = args[k + 1]
             del args[k:k + 2]
     if len(args) != 2:
-        print("usage: phase_copy.py SOURCE COPY [--config CONFIG] [--options OPTIONS]", file=sys.stderr)
+        print("usage: phase_copy.py SOURCE COPY [--config CONFIG] [--options OPTIONS] [--include-dirs DIRS] "
+              "[--not-user DIRS] [--depfile FILE]", file=sys.stderr)
         return 2
     source, copy = os.path.abspath(args[0]), args[1]
-    text = copy_text(source, values["--config"], [o for o in values["--options"].split(";") if o])
-    os.makedirs(os.path.dirname(os.path.abspath(copy)), exist_ok=True)
-    with open(copy, "w", encoding="utf-8", errors="surrogateescape", newline="") as f:
-        f.write(text)
+
+    def listed(name):
+        return [v for v in values[name].split(";") if v]
+
+    inputs = write_copy(source, copy, values["--config"], listed("--options"), listed("--include-dirs"),
+                        listed("--not-user"))
+    if values["--depfile"]:
+        with open(values["--depfile"], "w", encoding="utf-8", errors="surrogateescape") as f:
+            f.write(_make_escape(copy) + ": " + " ".join(_make_escape(i) for i in inputs) + "\n")
     return 0
 
 
