@@ -132,9 +132,10 @@ struct block_context : detail::block_info {
   /// Starts block `linear` of `launch` on `runner`.
   void reset(block_runner& runner, launch_state& launch, std::uint64_t linear);
 
-  /// The record that started thread `linear` (which may have moved on since).
-  thread_record* lane(unsigned linear) const noexcept { 
-    return static_cast<thread_record*>(reinterpret_cast<detail::sim_thread*>(lanes[linear]));
+  /// The record that started thread `linear` (which may have moved on since), or null.
+  thread_record* lane(unsigned linear) const noexcept {
+    const std::uintptr_t lane = lanes[linear] != 0 ? lanes[linear] : inline_lanes;
+    return static_cast<thread_record*>(reinterpret_cast<detail::sim_thread*>(lane));
   }
 
   enum class lane_state { unstarted, live, exited, absent };
@@ -143,7 +144,7 @@ struct block_context : detail::block_info {
     if (linear >= nthreads) return lane_state::absent;
     if (linear >= next_unstarted) return lane_state::unstarted;
     const thread_record* t = lane(linear);
-    if (t->block != this || t->linear != linear || t->status == thread_status::exited) return lane_state::exited;
+    if (t == nullptr || t->block != this || t->linear != linear || t->status == thread_status::exited) return lane_state::exited;
     return lane_state::live;
   }
   /// The live thread `linear` if it waits at a `kind` wait, else null.
@@ -159,9 +160,14 @@ struct block_context : detail::block_info {
 
 /// The simulated thread running on this OS thread; `what` names the caller for the logic_error
 /// thrown outside a kernel.
+/// A thread that run_threads started gets its lane here (see block_info::lanes): whatever it asks
+/// of the simulator may read the lanes, or suspend it.
 inline thread_record& current_record(const char* what) {
   if (detail::current_thread_ == nullptr) detail::fail_outside_kernel(what);
-  return *static_cast<thread_record*>(detail::current_thread_);
+  auto& t = *static_cast<thread_record*>(detail::current_thread_);
+  std::uintptr_t& lane = t.block->lanes[t.linear];
+  if (lane == 0) [[unlikely]] lane = reinterpret_cast<std::uintptr_t>(static_cast<detail::sim_thread*>(&t));
+  return t;
 }
 
 /// The runner (worker) that runs `t`'s block.

@@ -108,7 +108,10 @@ def _thread_of(ctx, linear):
     """The thread record of thread `linear` of block `ctx`, or its state when it has none."""
     if linear >= int(ctx["next_unstarted"]):
         return None, "not started"
-    rec = ctx["lanes"][linear].cast(gdb.lookup_type("cusim::sim::thread_record").pointer())
+    lane = int(ctx["lanes"][linear]) or int(ctx["inline_lanes"])  # 0: started by that record's loop
+    if lane == 0:
+        return None, "exited"
+    rec = gdb.Value(lane).cast(gdb.lookup_type("cusim::sim::thread_record").pointer())
     if int(rec["block"]) != int(ctx) or int(rec["linear"]) != linear or int(rec["status"]) == 4:
         return None, "exited"
     return rec, None

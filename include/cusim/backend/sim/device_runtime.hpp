@@ -39,10 +39,12 @@ struct block_info {
   bool observed;            ///< the launch records element accesses (CUSIM_CHECK=race/init, CUSIM_SCHEDULE=random)
   bool phases;              ///< the launch allows a block to run as loops between barriers (phases.hpp)
   bool phased;              ///< this block runs so: one fiber steps through its threads phase by phase
-  /// Every started thread's record (a sim_thread*) by linear index, nthreads of them. Integers,
-  /// so that the thread loop's stores into it cannot alias current_thread_ or a record's block
-  /// for the compiler: those then stay in registers from thread to thread (run_threads).
+  /// Every started thread's record (a sim_thread*) by linear index, nthreads of them; 0 for a
+  /// thread that run_threads started: the record in inline_lanes, which runs it until it exits or
+  /// enters the simulator (which then stores its lane: sim::current_record). Integers, so that no
+  /// store into them can alias current_thread_ or a record's block for the compiler.
   std::uintptr_t* lanes;
+  std::uintptr_t inline_lanes;  ///< the record whose run_threads loop last started threads (its lanes: 0)
 };
 
 /// The part of a simulated thread's state that inline kernel code reads and writes. The
@@ -126,7 +128,7 @@ bool finish_thread();
 /// Runs `call` for the current thread, then, on the same fiber, for the block's next threads
 /// while nothing needs the simulator (next_thread's inline case): a barrier-free block is one
 /// loop. The loop holds the cursor in registers and derives each threadIdx from the last, storing
-/// only what the simulator and the debugger read (next_unstarted, lanes, the thread record); it
+/// only what the simulator and the debugger read (next_unstarted and the thread record); it
 /// checks that nothing else moved the cursor (a thread that waited at a barrier let other fibers
 /// start threads), and otherwise leaves the next start to next_thread.
 template <class Call>
@@ -135,12 +137,14 @@ template <class Call>
   block_info& b = *t.block;
   const unsigned n = b.nthreads, dx = b.block_dim.x;
   do {
+    // The lanes of the threads this loop starts stay 0, standing for this record: no store a
+    // thread (a store waits in the store buffer behind the kernel's stores that miss the cache).
+    b.inline_lanes = reinterpret_cast<std::uintptr_t>(&t);
     unsigned linear = t.linear, x = t.thread_idx.x;
     for (;;) {
       call();
       if (!b.fast_next || ++linear == n || b.next_unstarted != linear) break;
       b.next_unstarted = linear + 1;  // the exit counts as progress through next_unstarted
-      b.lanes[linear] = reinterpret_cast<std::uintptr_t>(&t);
       t.linear = static_cast<std::uint16_t>(linear);
       t.polls = 0;
       if (++x != dx) [[likely]] {
