@@ -63,9 +63,9 @@ void* arena_allocate(std::size_t bytes) noexcept {
   const std::uintptr_t size = arena.bytes.load(std::memory_order_relaxed);
   if (size == 0) return nullptr;
   const std::size_t span = align_up(std::max<std::size_t>(bytes, 1), page);
-  // A few pages more after some of them, so that large arrays allocated one after another do not
-  // start at the same offset modulo a large power of two (the same cache and TLB sets for all of
-  // a kernel's streams: a[i], b[i] and c[i] of a vector add at one offset cost 15-30% there).
+  // Up to 15 pages more (the allocation's colour), so that large arrays allocated one after
+  // another do not start at the same offset modulo a large power of two: a[i], b[i] and c[i] of a
+  // vector add at one offset cost it a fifth (docs/performance.md, item 28). Redzones only grow.
   static unsigned allocated = 0;
   const std::size_t colour = (allocated++ % 16) * page;
   const std::size_t redzone = std::clamp(span, min_redzone, max_redzone) + colour;

@@ -26,12 +26,11 @@
 namespace ctx = boost::context;
 
 __thread cusim::detail::sim_thread* cusim::detail::current_thread_ = nullptr;
-namespace cusim::sim {
-// detail::accesses_observed_, the flag as kernel code sees it (const): the same symbol.
-__thread bool accesses_observed_flag __asm__("cusim_accesses_observed") = false;
-}  // namespace cusim::sim
 
 namespace cusim::sim {
+
+// detail::accesses_observed_, the flag as kernel code sees it (const): the same symbol.
+__thread bool accesses_observed_flag __asm__("cusim_accesses_observed") = false;
 
 namespace {
 

@@ -159,9 +159,8 @@ struct block_context : detail::block_info {
 };
 
 /// The simulated thread running on this OS thread; `what` names the caller for the logic_error
-/// thrown outside a kernel.
-/// A thread that run_threads started gets its lane here (see block_info::lanes): whatever it asks
-/// of the simulator may read the lanes, or suspend it.
+/// thrown outside a kernel. A thread that run_threads started gets its lane here (see
+/// block_info::lanes): whatever it asks of the simulator may read the lanes, or suspend it.
 inline thread_record& current_record(const char* what) {
   if (detail::current_thread_ == nullptr) detail::fail_outside_kernel(what);
   auto& t = *static_cast<thread_record*>(detail::current_thread_);
