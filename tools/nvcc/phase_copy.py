@@ -1,9 +1,16 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""phase_copy.py SOURCE COPY [--config CONFIG] [--options OPTIONS]: the copy of a .cu file written against cusim.hpp
-that cusim_add_executable/cusim_add_library compile with the host compiler, with the phased form
-of each kernel fit for it (phases.py: the code between barriers run as loops over the block's
+"""phase_copy.py SOURCE COPY [--config CONFIG] [--options OPTIONS] [--include-dirs DIRS] [--not-user DIRS]
+[--depfile FILE]: the copy of a .cu file written against cusim.hpp that
+cusim_add_executable/cusim_add_library compile with the host compiler, with the phased form of
+each kernel fit for it (phases.py: the code between barriers run as loops over the block's
 threads), as the nvcc driver gives the kernels of unmodified programs.
+
+The user's headers that the source includes get the same (includes.py): those found in its
+directory or in DIRS (the target's include directories, a ;-list), but under the --not-user
+directories (cusim's own) and the system's, whose kernels have a phased form are copied beside
+COPY under include/, and the copies include them by absolute path. FILE, a depfile for COPY,
+names the source and every user header read.
 
 The copy opens with `#line 1 "SOURCE"`, and the phased forms keep every line's number, so
 diagnostics, gdb and the faults' tags name the source. A build made for stepping through kernels
