@@ -727,7 +727,7 @@ class Driver:
         # The rewritten copies (the source's and its headers') are named by their originals; longest
         # first, so that no copy's path is replaced inside another's.
         for c in sorted(self.copies, key=len, reverse=True):
-            text = text.replace(_make_escape(c), _make_escape(self.copies[c]))
+            text = text.replace(includes.make_escape(c), includes.make_escape(self.copies[c]))
         if dest is None:
             sys.stdout.write(text)
             sys.stdout.flush()
@@ -853,10 +853,6 @@ class Driver:
         cmd += [f for f in o.libs if f.startswith("-l")]
         cmd += self.runtime_libs() + ["-Wl,--end-group", "-o", out]
         return self.run(cmd)
-
-
-def _make_escape(path):
-    return path.replace(" ", "\\ ").replace("#", "\\#").replace("$", "$$")
 
 
 HELP = """Usage: {prog} [options] <inputs>

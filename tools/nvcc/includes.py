@@ -27,6 +27,17 @@ _INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*(?:"([^"\n]+)"|<([^>\n]+)>)',
 _SYSTEM_PREFIXES = ("/usr/include", "/usr/local/include", "/usr/lib", "/usr/lib64", "/usr/share")
 
 
+def line_directive(path):
+    """`#line 1` naming path, as a copy of it opens: diagnostics and debug information name path."""
+    escaped = path.replace("\\", "\\\\").replace('"', '\\"')
+    return f'#line 1 "{escaped}"\n'
+
+
+def make_escape(path):
+    """path as a make rule (a dependency file) spells it."""
+    return path.replace(" ", "\\ ").replace("#", "\\#").replace("$", "$$")
+
+
 def _under(path, roots):
     return any(path == r or path.startswith(r.rstrip(os.sep) + os.sep) for r in roots)
 
@@ -116,9 +127,7 @@ class IncludeGraph:
 
     def copy_text(self, node):
         """What a copied node's copy holds: `#line 1` naming its original, then text_of."""
-        original = node.path if node is not self.root else self.root_name
-        escaped = original.replace("\\", "\\\\").replace('"', '\\"')
-        return f'#line 1 "{escaped}"\n' + self.text_of(node)
+        return line_directive(node.path if node is not self.root else self.root_name) + self.text_of(node)
 
     def text_of(self, node):
         """A copied node's text: rewritten, its includes of the user's headers made absolute. The

@@ -64,8 +64,7 @@ def write_copy(source, copy, config, options=(), include_dirs=(), not_user=()):
     files = {}
     if graph is None:
         with open(source, encoding="utf-8", errors="surrogateescape", newline="") as f:
-            escaped = source.replace("\\", "\\\\").replace('"', '\\"')
-            files[copy] = f'#line 1 "{escaped}"\n' + f.read()
+            files[copy] = includes.line_directive(source) + f.read()
     else:
         graph.root.copy = copy
         for node in [graph.root] + copies:
@@ -75,10 +74,6 @@ def write_copy(source, copy, config, options=(), include_dirs=(), not_user=()):
         with open(path, "w", encoding="utf-8", errors="surrogateescape", newline="") as f:
             f.write(text)
     return [source] if graph is None else [n.path for n in graph.nodes.values()]
-
-
-def _make_escape(path):
-    return path.replace(" ", "\\ ").replace("#", "\\#").replace("$", "$$")
 
 
 def main(argv):
@@ -105,7 +100,7 @@ def main(argv):
                         listed("--not-user"))
     if values["--depfile"]:
         with open(values["--depfile"], "w", encoding="utf-8", errors="surrogateescape") as f:
-            f.write(_make_escape(copy) + ": " + " ".join(_make_escape(i) for i in inputs) + "\n")
+            f.write(includes.make_escape(copy) + ": " + " ".join(includes.make_escape(i) for i in inputs) + "\n")
     return 0
 
 
