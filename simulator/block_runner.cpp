@@ -186,9 +186,9 @@ void block_context::reset(block_runner& r, launch_state& l, std::uint64_t linear
   progress = progress_seen = idle_yields = 0;
   barrier_waiters.clear();
   barrier_divergent = false;
-  lane_storage.assign(nthreads, 0);  // 0: inline_lanes's (a memset)
+  lane_storage.assign(nthreads, nullptr);  // null: inline_lanes's (a memset)
   lanes = lane_storage.data();
-  inline_lanes = 0;
+  inline_lanes = nullptr;
   std::fill(std::begin(warp_arrived), std::end(warp_arrived), 0u);
   warp_waiting = 0;
   active_waiting = 0;

@@ -110,7 +110,7 @@ struct block_context : detail::block_info {
   // Warp collectives: the lanes of each warp waiting at one, and every started thread's record
   // by linear index (block_info::lanes points here; a record whose `linear` no longer matches has
   // moved on: that thread exited).
-  std::vector<std::uintptr_t> lane_storage;
+  std::vector<detail::sim_thread*> lane_storage;
   // A block run in phases (phases.hpp): the slots of its replicated variables, the n-th request of
   // a block in the n-th buffer, kept from block to block so that a block allocates nothing (and a
   // fiber abandoned by a signal fault leaves nothing behind). phase_used: requests of this block.
@@ -134,8 +134,7 @@ struct block_context : detail::block_info {
 
   /// The record that started thread `linear` (which may have moved on since), or null.
   thread_record* lane(unsigned linear) const noexcept {
-    const std::uintptr_t lane = lanes[linear] != 0 ? lanes[linear] : inline_lanes;
-    return static_cast<thread_record*>(reinterpret_cast<detail::sim_thread*>(lane));
+    return static_cast<thread_record*>(lanes[linear] != nullptr ? lanes[linear] : inline_lanes);
   }
 
   enum class lane_state { unstarted, live, exited, absent };
@@ -164,8 +163,8 @@ struct block_context : detail::block_info {
 inline thread_record& current_record(const char* what) {
   if (detail::current_thread_ == nullptr) detail::fail_outside_kernel(what);
   auto& t = *static_cast<thread_record*>(detail::current_thread_);
-  std::uintptr_t& lane = t.block->lanes[t.linear];
-  if (lane == 0) [[unlikely]] lane = reinterpret_cast<std::uintptr_t>(static_cast<detail::sim_thread*>(&t));
+  detail::sim_thread*& lane = t.block->lanes[t.linear];
+  if (lane == nullptr) [[unlikely]] lane = &t;
   return t;
 }
 

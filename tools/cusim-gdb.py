@@ -108,10 +108,12 @@ def _thread_of(ctx, linear):
     """The thread record of thread `linear` of block `ctx`, or its state when it has none."""
     if linear >= int(ctx["next_unstarted"]):
         return None, "not started"
-    lane = int(ctx["lanes"][linear]) or int(ctx["inline_lanes"])  # 0: started by that record's loop
-    if lane == 0:
+    lane = ctx["lanes"][linear]
+    if int(lane) == 0:  # started by the loop of the record in inline_lanes
+        lane = ctx["inline_lanes"]
+    if int(lane) == 0:
         return None, "exited"
-    rec = gdb.Value(lane).cast(gdb.lookup_type("cusim::sim::thread_record").pointer())
+    rec = lane.cast(gdb.lookup_type("cusim::sim::thread_record").pointer())
     if int(rec["block"]) != int(ctx) or int(rec["linear"]) != linear or int(rec["status"]) == 4:
         return None, "exited"
     return rec, None

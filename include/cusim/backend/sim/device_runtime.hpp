@@ -39,12 +39,11 @@ struct block_info {
   bool observed;            ///< the launch records element accesses (CUSIM_CHECK=race/init, CUSIM_SCHEDULE=random)
   bool phases;              ///< the launch allows a block to run as loops between barriers (phases.hpp)
   bool phased;              ///< this block runs so: one fiber steps through its threads phase by phase
-  /// Every started thread's record (a sim_thread*) by linear index, nthreads of them; 0 for a
-  /// thread that run_threads started: the record in inline_lanes, which runs it until it exits or
-  /// enters the simulator (which then stores its lane: sim::current_record). Integers, so that no
-  /// store into them can alias current_thread_ or a record's block for the compiler.
-  std::uintptr_t* lanes;
-  std::uintptr_t inline_lanes;  ///< the record whose run_threads loop last started threads (its lanes: 0)
+  /// Every started thread's record by linear index, nthreads of them; null for a thread that
+  /// run_threads started: the record in inline_lanes, which runs it until it exits or enters the
+  /// simulator (which then stores its lane: sim::current_record).
+  sim_thread** lanes;
+  sim_thread* inline_lanes;  ///< the record whose run_threads loop last started threads (its lanes: null)
 };
 
 /// The part of a simulated thread's state that inline kernel code reads and writes. The
@@ -104,7 +103,7 @@ inline uint3 index_of(const dim3& shape, std::uint64_t linear) noexcept {
     b.cursor_xy = 0;
     b.cursor_z = idx.z + 1;
   }
-  b.lanes[linear] = reinterpret_cast<std::uintptr_t>(&t);
+  b.lanes[linear] = &t;
 }
 
 /// The simulator's next_thread: finishes the current thread (it flushes what the checkers
@@ -139,7 +138,7 @@ template <class Call>
   do {
     // The lanes of the threads this loop starts stay 0, standing for this record: no store a
     // thread (a store waits in the store buffer behind the kernel's stores that miss the cache).
-    b.inline_lanes = reinterpret_cast<std::uintptr_t>(&t);
+    b.inline_lanes = &t;
     unsigned linear = t.linear, x = t.thread_idx.x;
     for (;;) {
       call();
