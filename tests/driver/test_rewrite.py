@@ -445,5 +445,213 @@ class PhaseCopy(unittest.TestCase):
             self.assertEqual(phase_copy.write_copy(src, copy, "Debug", (), [inc], []), [src])
 
 
+class CudaArch(unittest.TestCase):
+    """__CUDA_ARCH__ as nvcc's device pass defines it, in device code only (rewrite.py:
+    cuda_arch_directive, device_view)."""
+
+    def rewritten(self, src, arch=800):
+        out = rewrite.rewrite(src, "t.cu", phases=False, cuda_arch=arch)
+        out = re.sub(r" \[\[maybe_unused\]\] static const bool cusim_kernel_registered_[^\n]*?\}\);", "", out)
+        self.assertEqual(out.count("\n"), src.count("\n"), "the line count changed")
+        return out
+
+    def test_every_form_of_the_test_sees_the_value_in_a_kernel(self):
+        body = ("#if __CUDA_ARCH__ >= 800\n#ifdef __CUDA_ARCH__\n#ifndef __CUDA_ARCH__\n"
+                "#if defined(__CUDA_ARCH__) && defined __CUDA_ARCH__\n"
+                "#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 600\n#endif\n#endif\n#endif\n#endif\n#endif\n")
+        out = self.rewritten("__global__ void k() {\n" + body + "}\n")
+        self.assertEqual(out, "__global__ void k() {\n#if 800 >= 800\n#if 1\n#if 0\n#if 1 && 1\n"
+                              "#if !1 || 800 >= 600\n#endif\n#endif\n#endif\n#endif\n#endif\n}\n")
+
+    def test_elif_and_else_of_a_chain_follow_its_if(self):
+        src = "__device__ int f() {\n#if __CUDA_ARCH__ >= 900\nreturn 9;\n#elif __CUDA_ARCH__ >= 700\nreturn 7;\n#else\nreturn 0;\n#endif\n}\n"
+        self.assertEqual(self.rewritten(src), src.replace("__CUDA_ARCH__", "800"))
+        # A chain whose #if does not test it but whose #elif does.
+        src = "__device__ int f() {\n#if X\nreturn 9;\n#elif defined(__CUDA_ARCH__)\nreturn 7;\n#endif\n}\n"
+        self.assertEqual(self.rewritten(src), src.replace("defined(__CUDA_ARCH__)", "1"))
+
+    def test_host_functions_see_it_undefined(self):
+        src = "int h() {\n#ifdef __CUDA_ARCH__\nreturn 1;\n#endif\nreturn 0;\n}\n__host__ int g() {\n#if __CUDA_ARCH__\n#endif\n}\n"
+        self.assertEqual(self.rewritten(src), src)
+
+    def test_host_device_functions_take_the_device_view(self):
+        src = "__host__ __device__ int f() {\n#ifdef __CUDA_ARCH__\nreturn 1;\n#else\nreturn 0;\n#endif\n}\n"
+        self.assertEqual(self.rewritten(src), src.replace("#ifdef __CUDA_ARCH__", "#if 1"))
+        src = "__device__ __host__ inline int f() {\n#if !defined(__CUDA_ARCH__)\n#endif\n}\n"
+        self.assertEqual(self.rewritten(src), src.replace("defined(__CUDA_ARCH__)", "1"))
+
+    def test_namespace_scope_chains_go_by_what_they_declare(self):
+        # warpAggregatedAtomicsCG: device functions inside the #if; reduction: a specialisation.
+        dev = "#if __CUDA_ARCH__ >= 700\n__device__ int f(int b) { return b; }\n#endif\n"
+        self.assertEqual(self.rewritten(dev), dev.replace("__CUDA_ARCH__", "800"))
+        spec = "#if __CUDA_ARCH__ >= 800\ntemplate <> __device__ __forceinline__ int w<int>(int m) { return m; }\n#endif\n"
+        self.assertEqual(self.rewritten(spec, 750), spec.replace("__CUDA_ARCH__", "750"))
+        # jacobiCudaGraphs: a __device__ function in the #else group.
+        jac = "#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 600\n#else\n__device__ double atomicAdd(double*, double);\n#endif\n"
+        self.assertEqual(self.rewritten(jac), "#if !1 || 800 >= 600\n#else\n__device__ double atomicAdd(double*, double);\n#endif\n")
+        # Host code: the include stays.
+        host = "#ifndef __CUDA_ARCH__\n#include <iostream>\n#endif\n__global__ void k() {}\n"
+        self.assertEqual(self.rewritten(host), host)
+
+    def test_nested_chains_are_decided_each_by_its_own_code(self):
+        src = ("#ifndef __CUDA_ARCH__\n#include <cstdio>\n#else\n#if __CUDA_ARCH__ < 700\n"
+               "__device__ int old();\n#endif\n#endif\n")
+        # The outer chain holds a __device__ declaration too (in its nested chain): device view.
+        self.assertEqual(self.rewritten(src), src.replace("#ifndef __CUDA_ARCH__", "#if 0").replace("__CUDA_ARCH__", "800"))
+        src2 = "#ifdef __CUDA_ARCH__\n#define ON_DEVICE 1\n#endif\n#if __CUDA_ARCH__ >= 700\n__device__ int f();\n#endif\n"
+        self.assertEqual(self.rewritten(src2), "#ifdef __CUDA_ARCH__\n#define ON_DEVICE 1\n#endif\n#if 800 >= 700\n__device__ int f();\n#endif\n")
+
+    def test_the_value_in_device_code_and_not_in_host_code(self):
+        src = ("__global__ void k(int* p) { *p = __CUDA_ARCH__ / 10; auto l = [=] { return __CUDA_ARCH__; }; }\n"
+               "void h(int* p) { *p = sizeof(__CUDA_ARCH__); }\n")
+        self.assertEqual(self.rewritten(src, 700), "__global__ void k(int* p) { *p = 700 / 10; auto l = [=] { return 700; }; }\n"
+                                                   "void h(int* p) { *p = sizeof(__CUDA_ARCH__); }\n")
+
+    def test_a_continued_directive_keeps_its_lines(self):
+        src = "__device__ void f() {\n#if defined( \\\n  __CUDA_ARCH__) && \\\n  __CUDA_ARCH__ > 1\n#endif\n}\n"
+        self.assertEqual(self.rewritten(src), "__device__ void f() {\n#if 1\\\n && \\\n  800 > 1\n#endif\n}\n")
+
+    def test_member_functions_go_by_their_own_qualifiers(self):
+        src = ("struct S {\n  __device__ int d() {\n#ifdef __CUDA_ARCH__\n#endif\n  }\n"
+               "  int h() {\n#ifdef __CUDA_ARCH__\n#endif\n  }\n};\n")
+        self.assertEqual(self.rewritten(src), src.replace("#ifdef __CUDA_ARCH__", "#if 1", 1))
+
+    def test_the_driver_picks_the_architecture_the_simulated_sm_80_runs(self):
+        import driver
+        def arch(*args):
+            return driver.Driver(driver.parse(list(args) + ["x.cu"])).cuda_arch()
+        self.assertEqual(arch(), 750)  # nvcc 13's default sm_75
+        self.assertEqual(arch("-arch=sm_80"), 800)
+        self.assertEqual(arch("-gencode", "arch=compute_70,code=sm_70", "-gencode", "arch=compute_90,code=sm_90",
+                              "-gencode", "arch=compute_86,code=sm_86"), 700)
+        self.assertEqual(arch("-arch=sm_75", "-arch=sm_80", "-arch=sm_90"), 800)
+        self.assertEqual(arch("-arch=sm_90"), 900)  # nothing the device can run: the lowest listed
+        self.assertEqual(arch("-arch=native"), 800)
+        self.assertEqual(arch("--gpu-architecture=all"), 800)
+
+
+CAST = "::cusim::detail::gpu_cast"
+SHL, SHR = "::cusim::detail::gpu_shl", "::cusim::detail::gpu_shr"
+
+
+class DeviceOperations(unittest.TestCase):
+    """Integer casts and shifts in device code become the calls of gpu_defined.hpp (rewrite.py:
+    rewrite_device_operations), with their operands' extents by C++'s grammar; what the rewrite
+    cannot delimit for sure stays as it is."""
+
+    def device(self, body, qualifiers="__device__"):
+        src = f"{qualifiers} void f() {{\n{body}\n}}\n"
+        out = rewrite.rewrite(src, "t.cu", phases=False)
+        out = re.sub(r" \[\[maybe_unused\]\] static const bool cusim_kernel_registered_[^\n]*?\}\);", "", out)
+        self.assertEqual(out.count("\n"), src.count("\n"), "the line count changed")
+        return out.split("\n", 1)[1].rsplit("\n}", 1)[0]
+
+    def same(self, body):
+        self.assertEqual(self.device(body), body)
+
+    # -- casts
+    def test_c_style_casts_to_every_integer_type(self):
+        for typ in ("int", "unsigned", "unsigned int", "long", "long long", "unsigned long long", "short", "char",
+                    "signed char", "size_t", "std::size_t", "int32_t", "uint64_t", "std::uint32_t", "ptrdiff_t"):
+            self.assertEqual(self.device(f"y = ({typ})x;"), f"y = {CAST}<{typ}>(x);")
+
+    def test_the_operand_of_a_c_style_cast_is_a_unary_expression(self):
+        self.assertEqual(self.device("y = (int)x * 2 + (int)-f;"), f"y = {CAST}<int>(x) * 2 + {CAST}<int>(-f);")
+        self.assertEqual(self.device("y = (long long)a[i].b->c(3)++ + 1;"), f"y = {CAST}<long long>(a[i].b->c(3)++) + 1;")
+        self.assertEqual(self.device("y = (int)*p + (int)(x + 1) + (int)ns::v<3>::f(x);"),
+                         f"y = {CAST}<int>(*p) + {CAST}<int>((x + 1)) + {CAST}<int>(ns::v<3>::f(x));")
+        self.assertEqual(self.device("y = (int)sizeof(float) + (unsigned)static_cast<float>(d);"),
+                         f"y = {CAST}<int>(sizeof(float)) + {CAST}<unsigned>(static_cast<float>(d));")
+
+    def test_nested_casts(self):
+        self.assertEqual(self.device("y = (long long)(unsigned)x;"), f"y = {CAST}<long long>({CAST}<unsigned>(x));")
+        self.assertEqual(self.device("y = (int)(float)x;"), f"y = {CAST}<int>((float)x);")
+
+    def test_functional_and_static_casts(self):
+        self.assertEqual(self.device("y = int(f) + unsigned(g) * std::size_t(h);"),
+                         f"y = {CAST}<int>(f) + {CAST}<unsigned>(g) * {CAST}<std::size_t>(h);")
+        self.assertEqual(self.device("y = static_cast<int>(f) + static_cast<unsigned long long>(d);"),
+                         f"y = {CAST}<int>(f) + {CAST}<unsigned long long>(d);")
+        self.assertEqual(self.device("g(int(x), (short)h);"), f"g({CAST}<int>(x), {CAST}<short>(h));")
+
+    def test_what_is_no_integer_cast_stays(self):
+        for body in ("y = sizeof(int) + alignof(long);", "y = (float)i + static_cast<double>(j);",
+                     "int (x) = 3;", "y = int();", "void g(int);", "y = (MyInt)x;", "y = static_cast<T>(x);",
+                     "auto p = new int(3);", "std::function<int(float)> h;"):
+            self.same(body)
+
+    def test_a_cast_whose_operand_cannot_be_delimited_stays(self):
+        self.same("y = (int)x y;")  # not an expression the rewrite reads
+        self.same("y = (int)S{1}.x;")  # T{...}
+        self.same("y = (int)[]{ return 1.5f; }();")  # a lambda
+
+    def test_host_code_keeps_its_casts_and_shifts_and_host_device_code_gets_them(self):
+        src = "void h() { y = (int)x << 2; }\n"
+        self.assertEqual(rewrite.rewrite(src, "t.cu", phases=False), src)
+        self.assertEqual(self.device("y = (int)x;", "__host__ __device__"), f"y = {CAST}<int>(x);")
+        self.assertEqual(self.device("y = (int)x;", "__global__"), f"y = {CAST}<int>(x);")
+
+    def test_shared_declarations_keep_their_constant_expressions(self):
+        out = self.device("__shared__ float s[(int)N << 2];\ny = s[(int)f];")
+        self.assertIn("shared_variable<float[(int)N << 2]>", out)
+        self.assertTrue(out.endswith(f"y = s[{CAST}<int>(f)];"))
+
+    # -- shifts
+    def test_shifts_and_their_compound_assignments(self):
+        self.assertEqual(self.device("y = a << 2; z = b >> n;"), f"y = {SHL}(a, 2); z = {SHR}(b, n);")
+        self.assertEqual(self.device("a <<= 2; b >>= c + 1;"),
+                         "::cusim::detail::gpu_shl_assign(a, 2); ::cusim::detail::gpu_shr_assign(b, c + 1);")
+        self.assertEqual(self.device("x <<= c ? 1 : 2, y = 3;"), "::cusim::detail::gpu_shl_assign(x, c ? 1 : 2), y = 3;")
+
+    def test_shift_operands_by_precedence(self):
+        self.assertEqual(self.device("y = a * b << c + d == e;"), f"y = {SHL}(a * b, c + d) == e;")
+        self.assertEqual(self.device("y = x >> 16 & 0xff | m;"), f"y = {SHR}(x, 16) & 0xff | m;")
+        self.assertEqual(self.device("y = c <= a << b && a << b > c;"), f"y = c <= {SHL}(a, b) && {SHL}(a, b) > c;")
+        self.assertEqual(self.device("y = c ? a << 1 : b >> 1;"), f"y = c ? {SHL}(a, 1) : {SHR}(b, 1);")
+        self.assertEqual(self.device("y = (1 << n) - 1;"), f"y = ({SHL}(1, n)) - 1;")
+        self.assertEqual(self.device("y = -a[i].m << ~s;"), f"y = {SHL}(-a[i].m, ~s);")
+
+    def test_shifts_are_left_associative(self):
+        self.assertEqual(self.device("y = a >> b << c >> d;"), f"y = {SHR}({SHL}({SHR}(a, b), c), d);")
+
+    def test_shifts_and_casts_together(self):
+        self.assertEqual(self.device("y = (int)f << 2;"), f"y = {SHL}({CAST}<int>(f), 2);")
+        self.assertEqual(self.device("y = x << (int)f;"), f"y = {SHL}(x, {CAST}<int>(f));")
+        self.assertEqual(self.device("y = (long long)(1u << s);"), f"y = {CAST}<long long>(({SHL}(1u, s)));")
+
+    def test_templates_around_shifts(self):
+        self.assertEqual(self.device("y = min<int>(a, b) << 2;"), f"y = {SHL}(min<int>(a, b), 2);")
+        self.assertEqual(self.device("y = foo<bar<int>>(x) << 2;"), f"y = {SHL}(foo<bar<int>>(x), 2);")
+        self.assertEqual(self.device("y = a << foo<bar<int>>(x);"), f"y = {SHL}(a, foo<bar<int>>(x));")
+        self.assertEqual(self.device("y = foo<1 << 3>(x);"), f"y = foo<{SHL}(1, 3)>(x);")
+        self.assertEqual(self.device("y = std::numeric_limits<int>::digits >> 1;"),
+                         f"y = {SHR}(std::numeric_limits<int>::digits, 1);")
+        self.assertEqual(self.device("v.template get<int>() << 1;"), f"{SHL}(v.template get<int>(), 1);")
+
+    def test_statements_around_shifts(self):
+        self.assertEqual(self.device("if (x) y <<= 1;"), "if (x) ::cusim::detail::gpu_shl_assign(y, 1);")
+        self.assertEqual(self.device("for (int i = 1; i < n; i <<= 1) {}"),
+                         "for (int i = 1; i < n; ::cusim::detail::gpu_shl_assign(i, 1)) {}")
+        self.assertEqual(self.device("while (m >>= 1) {}"), "while (::cusim::detail::gpu_shr_assign(m, 1)) {}")
+        self.assertEqual(self.device("return x >> 3;"), f"return {SHR}(x, 3);")
+
+    def test_a_shift_over_lines_keeps_its_lines(self):
+        self.assertEqual(self.device("y = a\n  << b;"), f"y = {SHL}(a\n, b);")
+
+    def test_what_is_no_shift_or_cannot_be_delimited_stays(self):
+        for body in ("std::vector<std::vector<int>> v;",  # two template lists closed
+                     "y = a < b >> 1;",  # a < that may open a template: ambiguous
+                     "operator<<(a, b);",
+                     "k<<<1, 2>>>(x);",
+                     "y = a <\n#if X\n< 2;\n#endif",  # a directive inside
+                     "y = (x) << 1 y;",
+                     "y = x << (T)f;"):  # a cast to a type the rewrite cannot tell
+            out = self.device(body)
+            self.assertNotIn("gpu_sh", out, body)
+
+    def test_macro_arguments_before_a_statement_are_not_taken_for_an_operand(self):
+        self.assertEqual(self.device("MACRO(x) y <<= 1;"), "MACRO(x) ::cusim::detail::gpu_shl_assign(y, 1);")
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -179,6 +179,7 @@ class Options:
         self.archive_flags = []
         self.cudart = "static"
         self.archs = []
+        self.arch_native = False  # -arch=native, all or all-major: the simulated device's own is among them
         self.verbose = False
         self.dryrun = False
         self.keep = False
@@ -398,6 +399,8 @@ def _apply_value(o, canon, value, a):
         for m in re.finditer(r"(?:sm|compute|lto)_(\d+)[af]?", value):
             if m.group(1) not in o.archs:
                 o.archs.append(m.group(1))
+        if value in ("native", "all", "all-major"):
+            o.arch_native = True
         if canon == "arch" and value not in ("native", "all", "all-major") and not re.search(r"\d", value):
             raise UsageError(f"option '{a}': '{value}' is not a GPU architecture (sm_80, compute_80, native, all)")
     elif canon == "cudart":
@@ -580,6 +583,19 @@ class Driver:
                 "-fno-sanitize-address-use-after-scope", "--param=asan-instrumentation-with-call-threshold=0",
                 "--param=asan-stack=0", "--param=asan-globals=0", "-g1", "-DCUSIM_RAW_ADDRESS_CHECKS=1"]
 
+    def cuda_arch(self):
+        """__CUDA_ARCH__ as the simulated device's code sees it. nvcc compiles device code once per
+        architecture listed and the runtime runs the highest one the device can (not above its own);
+        the simulated device is an sm_80 (an A100): the highest listed architecture up to 80, else
+        the lowest listed (as if the device ran it), with no -arch nvcc 13's default sm_75, and
+        with -arch=native, all or all-major 80 itself. Times ten: 800."""
+        device = 80
+        archs = sorted({int(a) for a in self.o.archs or ([] if self.o.arch_native else [DEFAULT_ARCH])})
+        if self.o.arch_native:
+            archs.append(device)
+        runnable = [a for a in archs if a <= device]
+        return (max(runnable) if runnable else min(archs)) * 10
+
     def version_defines(self):
         major, minor, build = CUDA_VERSION
         archs = self.o.archs or [DEFAULT_ARCH]
@@ -626,7 +642,7 @@ class Driver:
             return path
         phases = self.phases()
         graph = includes.IncludeGraph(path, self.include_search(path), self.toolkit_roots(),
-                                      lambda text, name: rewrite.rewrite(text, name, phases))
+                                      lambda text, name: rewrite.rewrite(text, name, phases, self.cuda_arch()))
         root = graph.root
         if not root.copied:
             return path

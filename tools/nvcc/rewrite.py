@@ -184,7 +184,35 @@ def tokenize(src, path="<input>"):
 
 def needs_rewrite(src):
     """Whether src may hold anything to rewrite (a fast check before tokenizing)."""
-    return "<<<" in src or "__shared__" in src or "__global__" in src or "__constant__" in src
+    return ("<<<" in src or "__shared__" in src or "__global__" in src or "__constant__" in src or
+            "__device__" in src or "__CUDA_ARCH__" in src)
+
+
+DEFAULT_CUDA_ARCH = 800  # what device code sees for __CUDA_ARCH__ unless the driver says otherwise
+
+_CONDITIONAL = re.compile(r"#\s*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b")
+
+
+def directive_kind(text):
+    """'if', 'ifdef', ..., 'else', 'endif' for a conditional directive, else None."""
+    m = _CONDITIONAL.match(text)
+    return m.group(1) if m else None
+
+
+def device_view(text, arch):
+    """A conditional directive as device code sees it: __CUDA_ARCH__ defined as `arch`.
+    `#ifdef __CUDA_ARCH__` -> `#if 1`, `#ifndef` -> `#if 0` (`#elifdef`/`#elifndef` -> `#elif`),
+    `defined(__CUDA_ARCH__)` and `defined __CUDA_ARCH__` -> 1, any other __CUDA_ARCH__ -> arch.
+    The directive stays on its lines."""
+    text = re.sub(r"^(#\s*)(el)?ifdef(\s+)__CUDA_ARCH__\b",
+                  lambda m: f"{m.group(1)}{m.group(2) or ''}if{m.group(3)}1", text)
+    text = re.sub(r"^(#\s*)(el)?ifndef(\s+)__CUDA_ARCH__\b",
+                  lambda m: f"{m.group(1)}{m.group(2) or ''}if{m.group(3)}0", text)
+    one = lambda m: "1" + "\\\n" * m.group(0).count("\n")  # a continued line stays continued
+    ws = r"(?:\s|\\\n)*"
+    text = re.sub(rf"\bdefined{ws}\({ws}__CUDA_ARCH__{ws}\)", one, text)
+    text = re.sub(r"\bdefined(?:\s|\\\n)+__CUDA_ARCH__\b", one, text)
+    return re.sub(r"\b__CUDA_ARCH__\b", str(arch), text)
 
 
 _TRIVIA = ("ws", "nl", "comment")
@@ -195,6 +223,27 @@ _ALIGN_WORDS = ("__align__", "alignas")
 # Words followed by a parenthesised group in a declaration that are not the declared name.
 _NOT_A_NAME = {"__launch_bounds__", "__align__", "alignas", "__attribute__", "__declspec", "decltype",
                "__maxnreg__", "__cluster_dims__", "noexcept", "throw", "operator"}
+# Device code's integer casts and shifts (rewrite_device_operations).
+_INT_BUILTIN = {"int", "unsigned", "signed", "long", "short", "char"}
+_INT_TYPEDEFS = {"size_t", "ssize_t", "ptrdiff_t", "intptr_t", "uintptr_t", "intmax_t", "uintmax_t", "int8_t",
+                 "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t", "uint", "ushort",
+                 "ulong"}
+_TYPE_WORDS = _INT_BUILTIN | {"float", "double", "bool", "void", "wchar_t", "char8_t", "char16_t", "char32_t"}
+# Words that neither are nor start an operand.
+_NOT_AN_OPERAND = {
+    "return", "if", "else", "for", "while", "do", "switch", "case", "default", "break", "continue", "goto", "const",
+    "volatile", "static", "extern", "auto", "register", "struct", "class", "union", "enum", "typename", "template",
+    "typedef", "using", "namespace", "new", "delete", "throw", "asm", "__asm__", "inline", "constexpr", "consteval",
+    "co_await", "co_return", "co_yield", "operator", "public", "private", "protected", "virtual", "friend",
+    "explicit", "mutable", "thread_local", "__device__", "__global__", "__host__", "__shared__", "__constant__",
+    "decltype", "static_assert", "and", "or", "bitand", "bitor", "xor", "not_eq", "and_eq", "or_eq", "xor_eq",
+    "__restrict__", "requires", "concept",
+}
+# Before a ( that follows them, words that make it no expression's parenthesis.
+_STATEMENT_HEADS = {"if", "while", "for", "switch", "catch", "constexpr", "consteval"}
+# What may come before a functional cast T(x) in an expression.
+_EXPRESSION_BEFORE = {"=", "(", ",", "[", "+", "-", "*", "/", "%", "!", "~", "&", "|", "^", "?", ":", "&&", "||",
+                      "==", "!=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^="}
 _DECL_SPECIFIERS = {"static", "volatile", "const", "extern", "__device__", "__shared__", "inline",
                     "__restrict__", "register"}
 
@@ -215,8 +264,12 @@ def array_name_registration(variable, name, space):
 
 
 class _Rewriter:
-    def __init__(self, tokens, path, phases=True, only_phases=False):
+    def __init__(self, tokens, path, phases=True, only_phases=False, cuda_arch=DEFAULT_CUDA_ARCH):
         self.t = tokens
+        self.cuda_arch = cuda_arch  # __CUDA_ARCH__ in device code
+        # #if index -> the directives of its chain (conditional_chains), for those testing __CUDA_ARCH__
+        self.chains = None if any(tok.kind == "pp" and "__CUDA_ARCH__" in tok.text for tok in tokens) else {}
+        self.device_bodies = []  # (open, close, kind) of every device or host-device function body
         self.path = path
         self.phases = phases  # add the phased form of kernels (phases.py)
         self.only_phases = only_phases  # nothing but the phased forms (a source written against cusim.hpp)
@@ -651,27 +704,37 @@ class _Rewriter:
     def run(self):
         # Per open brace: "f" inside a function (or lambda) body, "ns" a namespace or extern "C"
         # block, "other" a class body or an initializer.
+        # Each scope is (what, kind): kind is the function's ("device", "hd" or "host", see
+        # function_kind; a lambda's is its enclosing function's), None outside functions.
         scopes = []
         i = 0
         n = len(self.t)
         while i < n:
             tok = self.t[i]
-            in_function = bool(scopes) and scopes[-1] == "f"
+            in_function = bool(scopes) and scopes[-1][0] == "f"
+            kind = scopes[-1][1] if scopes else None
             if tok.kind == "pp":
                 self.rewrite_directive(i)
+                self.cuda_arch_directive(i, kind if in_function else None)
             elif tok.kind == "punct" and tok.text == "{":
                 if in_function or self.opens_function(i):
                     if not in_function:
                         self.register_kernel(i)
-                    scopes.append("f")
+                        kind = self.function_kind(i)
+                        close = self.match_forward(i)
+                        if kind != "host" and close > 0:
+                            self.device_bodies.append((i, close, kind))
+                    scopes.append(("f", kind))
                 else:
-                    scopes.append("ns" if self.opens_namespace(i) else "other")
+                    scopes.append(("ns" if self.opens_namespace(i) else "other", kind if in_function else None))
             elif tok.kind == "punct" and tok.text == "}":
                 if scopes:
                     scopes.pop()
+            elif tok.kind == "id" and tok.text == "__CUDA_ARCH__" and in_function and kind != "host":
+                self.out[i] = str(self.cuda_arch)
             elif tok.kind == "id" and tok.text == "__shared__":
                 i = self.rewrite_shared(i, in_function)
-            elif tok.kind == "id" and tok.text in ("__constant__", "__device__") and all(s == "ns" for s in scopes):
+            elif tok.kind == "id" and tok.text in ("__constant__", "__device__") and all(s[0] == "ns" for s in scopes):
                 i = self.name_global_arrays(i, "constant" if tok.text == "__constant__" else "global")
             elif self.adjacent(i, 3, "<"):
                 self.rewrite_launch(i, n, False)
@@ -679,9 +742,565 @@ class _Rewriter:
             i += 1
         if self.only_phases:
             self.out = [tok.text for tok in self.t]
+        else:
+            self.rewrite_device_operations()
         if self.phases:
             self.add_phases()
         return "".join(self.out)
+
+    # -- __CUDA_ARCH__
+    def function_kind(self, i):
+        """For the { at i opening a function body outside any function: "device" for a __global__
+        or __device__ function, "hd" for a __host__ __device__ one, "host" otherwise."""
+        start = self.declaration_start(i)
+        words = {self.t[k].text for k in range(max(start, 0), i) if self.t[k].kind == "id"}
+        if "__global__" in words or ("__device__" in words and "__host__" not in words):
+            return "device"
+        return "hd" if "__device__" in words else "host"
+
+    def conditional_chains(self):
+        """#if/#ifdef/#ifndef index -> the indices of its chain's directives (#elif..., #else, #endif)."""
+        chains = {}
+        stack = []
+        for k, tok in enumerate(self.t):
+            if tok.kind != "pp":
+                continue
+            what = directive_kind(tok.text)
+            if what in ("if", "ifdef", "ifndef"):
+                chains[k] = [k]
+                stack.append(k)
+            elif what is not None and stack:
+                chains[stack[-1]].append(k)
+                if what == "endif":
+                    stack.pop()
+        return chains
+
+    def cuda_arch_directive(self, i, kind):
+        """i is a directive; `kind` the function it is in (function_kind), None outside functions.
+        A conditional chain (#if ... #endif) testing __CUDA_ARCH__ is evaluated as device code sees
+        it (device_view) in a __global__, __device__ or __host__ __device__ function, as it is
+        (__CUDA_ARCH__ undefined) in a host function, and outside functions as device code sees it
+        when its code declares something __device__ or __global__, as it is otherwise. Each chain
+        is decided at its #if, for all its directives."""
+        if directive_kind(self.t[i].text) not in ("if", "ifdef", "ifndef"):
+            return
+        if self.chains is None:
+            self.chains = self.conditional_chains()
+        chain = self.chains.get(i, [i])
+        tests = [k for k in chain if directive_kind(self.t[k].text) not in ("else", "endif")]
+        if not any("__CUDA_ARCH__" in self.t[k].text for k in tests):
+            return
+        if kind is None:
+            device = any(self.t[m].kind == "id" and self.t[m].text in ("__device__", "__global__")
+                         for m in range(i + 1, chain[-1]))
+        else:
+            device = kind != "host"
+        if device:
+            for k in tests:
+                self.out[k] = device_view(self.out[k], self.cuda_arch)
+
+    # -- device code: float-to-integer casts and shifts (include/cusim/backend/sim/gpu_defined.hpp)
+    def rewrite_device_operations(self):
+        """In every __global__, __device__ and __host__ __device__ function body: integer casts
+        become ::cusim::detail::gpu_cast<T>(x) and shifts gpu_shl/gpu_shr(a, b) (compound:
+        gpu_shl_assign/gpu_shr_assign(a, b)), which give the GPU's value where C++ leaves the
+        operation undefined. Only insertions and replacements on the operators' own tokens: every
+        token stays on its line. An operand whose extent is not certain (a preprocessor line inside
+        it, a cast to a type the rewrite cannot tell from an expression, `<` that may open a
+        template before `>>`) leaves the expression as it is. Tokens an earlier rewrite replaced
+        (`__shared__` declarations, launches) are left alone."""
+        if not self.device_bodies:
+            return
+        self.protected = {k for k, tok in enumerate(self.t) if self.out[k] != tok.text}
+        self.done = set()  # the tokens of the casts and shift operators rewritten here
+        self.prefix = {}
+        self.suffix = {}
+        for lo, hi, _ in self.device_bodies:
+            for k in range(lo + 1, hi):
+                tok = self.t[k]
+                if k in self.protected or k in self.done:
+                    continue
+                if tok.kind == "punct" and tok.text == "(":
+                    self.c_style_cast(k, lo, hi)
+                elif tok.kind == "id" and tok.text == "static_cast":
+                    self.static_cast(k, hi)
+                elif tok.kind == "id" and (tok.text in _INT_TYPEDEFS or tok.text in _INT_BUILTIN):
+                    self.functional_cast(k, lo, hi)
+            for k in range(lo + 1, hi):
+                if self.t[k].kind == "punct" and self.t[k].text in "<>" and k not in self.protected and k not in self.done:
+                    self.shift(k, lo, hi)
+        for k, text in self.prefix.items():
+            self.out[k] = text + self.out[k]
+        for k, text in self.suffix.items():
+            self.out[k] = self.out[k] + text
+
+    def untouched(self, a, b):
+        """Tokens a..b hold no directive and nothing an earlier rewrite replaced."""
+        return all(m not in self.protected and self.t[m].kind != "pp" for m in range(a, b + 1))
+
+    def sig_between(self, a, b):
+        """The significant tokens strictly between a and b."""
+        return [m for m in range(a + 1, b) if self.t[m].kind not in _TRIVIA]
+
+    def is_int_type(self, sig):
+        words = [self.t[m].text for m in sig]
+        if words[:1] == ["::"]:
+            words = words[1:]
+        if words[:2] == ["std", "::"]:
+            words = words[2:]
+        if len(words) == 1 and words[0] in _INT_TYPEDEFS:
+            return True
+        return bool(words) and all(w in _INT_BUILTIN for w in words) and words.count("long") <= 2 and \
+            sum(w in ("signed", "unsigned") for w in words) <= 1 and \
+            sum(w in ("int", "char", "short") for w in words) <= 1
+
+    def looks_like_type(self, sig):
+        """A cast's parenthesised type the rewrite can tell: built-in words, the integer typedefs,
+        cv and pointers."""
+        words = [self.t[m].text for m in sig]
+        return bool(words) and words[0] in _TYPE_WORDS | _INT_TYPEDEFS and \
+            all(w in _TYPE_WORDS | _INT_TYPEDEFS | {"const", "volatile", "*", "&", "::", "std"} for w in words)
+
+    def operand_start(self, k):
+        tok = self.t[k] if 0 <= k < len(self.t) else None
+        if tok is None:
+            return False
+        if tok.kind in ("num", "str", "chr"):
+            return True
+        if tok.kind == "id":
+            return tok.text not in _NOT_AN_OPERAND
+        return tok.kind == "punct" and tok.text in ("(", "-", "+", "!", "~", "*", "&", "++", "--", "::")
+
+    def template_close(self, lt, hi):
+        """lt is a `<` after a name: the `>` closing it as a template argument list, or -1."""
+        depth = 0
+        j = lt
+        while j < hi:
+            tok = self.t[j]
+            if tok.kind == "pp":
+                return -1
+            if tok.kind == "punct":
+                if tok.text in ("(", "["):
+                    j = self.match_forward(j)
+                    if j < 0:
+                        return -1
+                elif tok.text in (")", "]", "{", "}", ";", "&&", "||", "?", "=") or tok.text.endswith("=") and \
+                        tok.text not in ("==", "!="):
+                    return -1
+                elif tok.text == "<":
+                    depth += 1
+                elif tok.text == ">":
+                    depth -= 1
+                    if depth == 0:
+                        return j
+            j += 1
+        return -1
+
+    def template_open(self, gt, lo):
+        """gt is a `>`: the `<` of the template argument list it closes (a name before it), or -1."""
+        depth = 0
+        j = gt
+        while j > lo:
+            tok = self.t[j]
+            if tok.kind == "pp":
+                return -1
+            if tok.kind == "punct":
+                if tok.text in (")", "]"):
+                    j = self.match_backward(j)
+                    if j < 0:
+                        return -1
+                elif tok.text in ("(", "[", "{", "}", ";", "&&", "||", "?", ":", "=") or tok.text.endswith("=") and \
+                        tok.text not in ("==", "!="):
+                    return -1
+                elif tok.text == ">":
+                    depth += 1
+                elif tok.text == "<":
+                    depth -= 1
+                    if depth == 0:
+                        p = self.prev_sig(j)
+                        return j if p > lo and self.t[p].kind == "id" else -1
+            j -= 1
+        return -1
+
+    def postfix_end(self, e, hi):
+        """e ends a primary expression: the last token of it with its postfix operators, or -1."""
+        while True:
+            n = self.next_sig(e)
+            if n >= hi:
+                return e
+            tok = self.t[n]
+            if tok.kind != "punct":
+                return e
+            if tok.text in ("(", "["):
+                e = self.match_forward(n)
+                if e < 0 or e >= hi:
+                    return -1
+            elif tok.text in (".", "->"):
+                m = self.next_sig(n)
+                if m < hi and self.t[m].text == "template":
+                    m = self.next_sig(m)
+                if m < hi and self.is_punct(m, "~"):
+                    m = self.next_sig(m)
+                if m >= hi or self.t[m].kind != "id":
+                    return -1
+                e = self.name_end(m, hi, postfix=False)
+                if e < 0:
+                    return -1
+            elif tok.text in ("++", "--"):
+                e = n
+            elif tok.text == "{":
+                return -1  # T{...}, a lambda's body: not told apart here
+            else:
+                return e
+
+    def name_end(self, k, hi, postfix=True):
+        """k starts an id-expression (`::`, qualified, template arguments before `(` or `::`)."""
+        e = k
+        if self.is_punct(e, "::"):
+            e = self.next_sig(e)
+        while True:
+            if e >= hi or self.t[e].kind != "id":
+                return -1
+            n = self.next_sig(e)
+            if self.is_punct(n, "<") and not self.is_punct(n + 1, "<"):
+                gt = self.template_close(n, hi)
+                if gt > 0 and (self.is_punct(self.next_sig(gt), "(") or self.is_punct(self.next_sig(gt), "::")):
+                    e = gt
+                    n = self.next_sig(e)
+            if self.is_punct(n, "::"):
+                e = self.next_sig(n)
+                if e < hi and self.t[e].text == "template":
+                    e = self.next_sig(e)
+                continue
+            break
+        return self.postfix_end(e, hi) if postfix else e
+
+    def unary_end(self, k, hi):
+        """k starts a unary expression (a cast's operand): its last token, or -1 when unsure."""
+        if k >= hi:
+            return -1
+        tok = self.t[k]
+        if tok.kind == "punct":
+            if tok.text in ("-", "+", "!", "~", "*", "&", "++", "--"):
+                return self.unary_end(self.next_sig(k), hi)
+            if tok.text == "(":
+                close = self.match_forward(k)
+                if close < 0 or close >= hi:
+                    return -1
+                nxt = self.next_sig(close)
+                if self.looks_like_type(self.sig_between(k, close)) and self.operand_start(nxt):
+                    return self.unary_end(nxt, hi)  # a cast in the operand
+                return self.postfix_end(close, hi)
+            if tok.text == "::":
+                return self.name_end(k, hi)
+            return -1
+        if tok.kind in ("num", "chr"):
+            return self.postfix_end(k, hi)
+        if tok.kind == "str":
+            e = k
+            while self.next_sig(e) < hi and self.t[self.next_sig(e)].kind == "str":
+                e = self.next_sig(e)
+            return self.postfix_end(e, hi)
+        if tok.kind != "id" or tok.text in _NOT_AN_OPERAND:
+            return -1
+        if tok.text in ("sizeof", "alignof", "__alignof__", "_Alignof"):
+            n = self.next_sig(k)
+            if self.is_punct(n, "("):
+                close = self.match_forward(n)
+                return close if 0 < close < hi else -1
+            return self.unary_end(n, hi) if not self.is_punct(n, "...") else -1
+        if tok.text in ("static_cast", "reinterpret_cast", "const_cast", "dynamic_cast"):
+            n = self.next_sig(k)
+            gt = self.template_close(n, hi) if self.is_punct(n, "<") else -1
+            p = self.next_sig(gt) if gt > 0 else -1
+            if p < 0 or not self.is_punct(p, "("):
+                return -1
+            close = self.match_forward(p)
+            return self.postfix_end(close, hi) if 0 < close < hi else -1
+        if tok.text in _TYPE_WORDS and not self.is_punct(self.next_sig(k), "("):
+            return -1  # `unsigned int(x)` and the like: not one primary
+        return self.name_end(k, hi)
+
+    def ends_operand(self, k):
+        """Token k can end an operand (so a following & or * is binary)."""
+        tok = self.t[k]
+        return (tok.kind in ("num", "str", "chr") or (tok.kind == "id" and tok.text not in _NOT_AN_OPERAND) or
+                (tok.kind == "punct" and tok.text in (")", "]", "++", "--")))
+
+    def replace_cast(self, a, b, operand_end, typ):
+        """Tokens a..b (the cast's type and its parentheses or `static_cast`) become the call."""
+        self.replace_span(a, b, f"::cusim::detail::gpu_cast<{typ}>" + ("(" if operand_end is not None else ""))
+        self.done.update(range(a, b + 1))
+        if operand_end is not None:
+            self.suffix[operand_end] = self.suffix.get(operand_end, "") + ")"
+
+    def c_style_cast(self, k, lo, hi):
+        """`(T)x` with T an integer type."""
+        close = self.match_forward(k)
+        if close < 0 or close >= hi:
+            return
+        inner = self.sig_between(k, close)
+        if not inner or not self.is_int_type(inner):
+            return
+        p = self.prev_sig(k)
+        if p <= lo - 1 or (self.t[p].kind == "id" and self.t[p].text not in _KEYWORDS_BEFORE_EXPR) or \
+                (self.is_punct(p, ")") and p not in self.done) or self.is_punct(p, "]") or \
+                self.t[p].kind in ("num", "str", "chr", "pp"):
+            return  # sizeof(int), f(int), a macro's argument list (not `(long long)(int)x`)
+        s = self.next_sig(close)
+        if not self.operand_start(s):
+            return
+        e = self.unary_end(s, hi)
+        if e < 0 or self.operand_start(self.next_sig(e)) and not self.t[self.next_sig(e)].kind == "punct":
+            return
+        if not self.untouched(k, e):
+            return
+        self.replace_cast(k, close, e, self.text_between(inner[0], inner[-1]))
+
+    def functional_cast(self, k, lo, hi):
+        """`T(x)` with T an integer type of one word (`std::size_t` too)."""
+        start = k
+        p = self.prev_sig(k)
+        if self.is_punct(p, "::"):
+            q = self.prev_sig(p)
+            if self.t[q].kind == "id" and self.t[q].text == "std":
+                start = q
+                p = self.prev_sig(q)
+            else:
+                start = p
+                p = q
+        n = self.next_sig(k)
+        if not self.is_punct(n, "(") or self.is_punct(self.next_sig(n), ")"):
+            return
+        close = self.match_forward(n)
+        if close < 0 or close >= hi:
+            return
+        depth = 0
+        for m in range(n + 1, close):  # T(a, b) is no cast
+            if self.t[m].kind == "punct" and self.t[m].text in _OPEN:
+                depth += 1
+            elif self.t[m].kind == "punct" and self.t[m].text in _CLOSE:
+                depth -= 1
+            elif depth == 0 and self.is_punct(m, ","):
+                return
+        if p <= lo - 1 or not (self.t[p].kind == "punct" and self.t[p].text in _EXPRESSION_BEFORE or
+                               self.t[p].kind == "id" and self.t[p].text in _KEYWORDS_BEFORE_EXPR):
+            return
+        if not self.untouched(start, close):
+            return
+        self.replace_cast(start, k, None, self.text_between(start, k))
+
+    def static_cast(self, k, hi):
+        """`static_cast<T>(x)` with T an integer type."""
+        lt = self.next_sig(k)
+        if not self.is_punct(lt, "<"):
+            return
+        gt = self.template_close(lt, hi)
+        if gt < 0 or not self.is_int_type(self.sig_between(lt, gt)):
+            return
+        p = self.next_sig(gt)
+        if not self.is_punct(p, "(") or self.match_forward(p) < 0 or not self.untouched(k, self.match_forward(p)):
+            return
+        self.out[k] = "::cusim::detail::gpu_cast"
+        self.done.add(k)
+
+    def shift(self, k, lo, hi):
+        """k is a `<` or `>`: when it starts a shift operator, the shift becomes a call."""
+        c = self.t[k].text
+        if not self.is_punct(k + 1, c) or self.is_punct(k - 1, c) or self.is_punct(k + 2, c):
+            return  # not two of them, or <<< / >>> (a launch)
+        compound = self.is_punct(k + 2, "=")
+        last = k + 2 if compound else k + 1
+        p = self.prev_sig(k)
+        if p <= lo or (self.t[p].kind == "id" and self.t[p].text == "operator"):
+            return
+        if c == ">" and self.template_pending(k, lo):
+            return  # `>>` may close two template argument lists
+        left = self.shift_left(k, lo)
+        right = self.shift_right(self.next_sig(last), hi, compound)
+        if left < 0 or right < 0 or not self.untouched(left, right):
+            return
+        name = ("gpu_shl" if c == "<" else "gpu_shr") + ("_assign" if compound else "")
+        self.prefix[left] = f"::cusim::detail::{name}(" + self.prefix.get(left, "")
+        self.out[k] = ","
+        if self.t[k - 1].kind == "ws" and "\n" not in self.t[k - 1].text and k - 1 not in self.protected:
+            self.out[k - 1] = ""  # `a << b` -> `gpu_shl(a, b)`
+        for m in range(k + 1, last + 1):
+            self.out[m] = ""
+        self.suffix[right] = self.suffix.get(right, "") + ")"
+        self.done.update(range(k, last + 1))
+
+    def template_pending(self, k, lo):
+        """Whether a `<` after a name, not closed, comes before the `>>` at k in its expression."""
+        depth = 0
+        j = self.prev_sig(k)
+        while j > lo:
+            tok = self.t[j]
+            if tok.kind == "pp":
+                return True
+            if tok.kind == "punct":
+                if tok.text in (")", "]"):
+                    j = self.match_backward(j)
+                    if j < 0:
+                        return True
+                elif tok.text in ("(", "[", "{", "}", ";", ",", "&&", "||", "?", ":", "="):
+                    return False
+                elif tok.text in ("<", ">") and (self.is_punct(j - 1, tok.text) or self.is_punct(j + 1, tok.text)):
+                    j = self.prev_sig(j - 1) if self.is_punct(j - 1, tok.text) else self.prev_sig(j)
+                    continue
+                elif tok.text == ">":
+                    depth += 1
+                elif tok.text == "<":
+                    if depth == 0 and self.t[self.prev_sig(j)].kind == "id":
+                        return True
+                    depth = max(0, depth - 1)
+            j = self.prev_sig(j)
+        return False
+
+    def shift_left(self, k, lo):
+        """The first token of the left operand of the shift at k (a shift-expression), or -1."""
+        start = None
+        j = self.prev_sig(k)
+        while j > lo:
+            tok = self.t[j]
+            if tok.kind == "pp":
+                return -1
+            if tok.kind == "punct":
+                x = tok.text
+                if x in (")", "]"):
+                    o = self.match_backward(j)
+                    if o <= lo:
+                        return -1
+                    if x == ")":
+                        b = self.prev_sig(o)
+                        head = self.t[b]
+                        if head.kind == "id" and head.text in _STATEMENT_HEADS:
+                            break  # if (c) x <<= 1;
+                        if start is not None and self.t[start].kind != "punct" and (
+                                head.kind in ("id", "num", "str", "chr") and head.text not in _KEYWORDS_BEFORE_EXPR or
+                                head.kind == "punct" and head.text in (")", "]", ">")):
+                            break  # MACRO(args) x << 1: not one expression
+                    start = o
+                    j = self.prev_sig(o)
+                    continue
+                if x == ">":
+                    lt = self.template_open(j, lo)
+                    if lt > 0 and (start is None or self.t[start].kind == "punct" and self.t[start].text in ("(", "::")):
+                        start = self.prev_sig(lt)
+                        j = self.prev_sig(start)
+                        continue
+                    if self.is_punct(j - 1, ">") and not self.is_punct(j - 2, ">"):
+                        start = j - 1  # a shift: left associative
+                        j = self.prev_sig(j - 1)
+                        continue
+                    break
+                if x == "<":
+                    if self.is_punct(j - 1, "<") and not self.is_punct(j - 2, "<"):
+                        start = j - 1
+                        j = self.prev_sig(j - 1)
+                        continue
+                    break
+                if x == "&" and self.ends_operand(self.prev_sig(j)):
+                    break
+                if x in (".", "->", "::", ".*", "->*", "+", "-", "*", "/", "%", "!", "~", "++", "--", "&"):
+                    start = j
+                    j = self.prev_sig(j)
+                    continue
+                break
+            if tok.kind == "id":
+                member_template = tok.text == "template" and self.t[self.prev_sig(j)].text in (".", "->", "::")
+                if (tok.text in _KEYWORDS_BEFORE_EXPR or tok.text in _NOT_AN_OPERAND) and not member_template:
+                    break
+                if start is not None and self.t[start].kind in ("id", "num", "str", "chr") and \
+                        tok.text not in ("sizeof", "alignof") and not member_template:
+                    break
+            start = j
+            j = self.prev_sig(j)
+        if start is None or not self.operand_start(start):
+            return -1
+        return start
+
+    def shift_right(self, k, hi, assign):
+        """The last token of the right operand starting at k: an additive-expression after a shift,
+        an assignment-expression after `<<=`/`>>=`. -1 when unsure."""
+        end = None
+        want = True  # an operand is expected next
+        question = 0
+        j = k
+        while j < hi:
+            tok = self.t[j]
+            if tok.kind == "pp":
+                return -1
+            if tok.kind in _TRIVIA:
+                j += 1
+                continue
+            if tok.kind == "punct":
+                x = tok.text
+                if x in ("(", "["):
+                    close = self.match_forward(j)
+                    if close < 0 or close >= hi:
+                        return -1
+                    if want and x == "(" and self.looks_like_type(self.sig_between(j, close)):
+                        j = close + 1  # a cast: its operand follows
+                        continue
+                    end = close
+                    j = end + 1
+                    want = False
+                    continue
+                if x in (")", "]", "}", ";", ",", "{", "...", "#"):
+                    break
+                if x in ("<", ">"):
+                    pair = self.is_punct(j + 1, x)
+                    if pair and (self.is_punct(j + 2, x) or self.is_punct(j - 1, x)):
+                        return -1
+                    if x == "<" and not pair and not want and self.t[end].kind == "id":
+                        gt = self.template_close(j, hi)
+                        if gt > 0 and (self.is_punct(self.next_sig(gt), "(") or self.is_punct(self.next_sig(gt), "::")):
+                            end = gt
+                            j = gt + 1
+                            continue
+                    if not assign:
+                        break
+                    j += 2 if pair else 1
+                    want = True
+                    continue
+                if x == "&" and want:
+                    j += 1
+                    continue
+                if x == "?":
+                    if not assign:
+                        break
+                    question += 1
+                elif x == ":":
+                    if question == 0:
+                        break
+                    question -= 1
+                elif x in ("==", "!=", "&&", "||", "|", "^", "&", "=") or x.endswith("=") and x not in ("::",):
+                    if not assign:
+                        break
+                elif x in ("++", "--"):
+                    if not want:
+                        end = j
+                    j += 1
+                    continue
+                elif x not in (".", "->", "::", ".*", "->*", "+", "-", "*", "/", "%", "!", "~"):
+                    return -1
+                want = True
+                j += 1
+                continue
+            if tok.kind == "id" and tok.text == "template" and self.t[self.prev_sig(j)].text in (".", "->", "::"):
+                j += 1
+                continue
+            if tok.kind == "id" and tok.text in _NOT_AN_OPERAND:
+                return -1
+            if not want and tok.kind != "str":
+                return -1  # two operands in a row: not an expression the rewrite reads
+            end = j
+            want = False
+            j += 1
+        if end is None or want:
+            return -1
+        return end
 
     def add_phases(self):
         """Each kernel fit for it gets its phased form (phases.py) after the { of its body."""
@@ -877,13 +1496,13 @@ class _Rewriter:
         self.out[i] = "#" + "".join(sub.out)
 
 
-def rewrite(src, path="<input>", phases=True):
+def rewrite(src, path="<input>", phases=True, cuda_arch=DEFAULT_CUDA_ARCH):
     """The rewritten text of src; raises RewriteError. The same number of lines without
     `phases`; with it, kernels fit for it get a phased form whose #line directives keep every
-    line's number (phases.py)."""
+    line's number (phases.py). Device code sees __CUDA_ARCH__ as `cuda_arch`."""
     if not needs_rewrite(src):
         return src
-    return _Rewriter(tokenize(src, path), path, phases).run()
+    return _Rewriter(tokenize(src, path), path, phases, cuda_arch=cuda_arch).run()
 
 
 def add_phases(src, path="<input>"):
