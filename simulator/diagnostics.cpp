@@ -409,6 +409,62 @@ std::string host_assertion_message(std::string_view expr, std::string_view funct
   return fmt::format("{}:{}: {}: Assertion `{}' failed.\n", site.file, site.line, function, expr);
 }
 
+namespace {
+// "tag: what (file:line)", or for host code "cusim: host code: what (file:line)".
+std::string undefined_report(uint3 tid, uint3 ctaid, bool in_kernel, const std::string& what, const std::string& where) {
+  const std::string tag = in_kernel ? format_tag(tid, ctaid) : std::string("cusim: host code");
+  return where.empty() ? fmt::format("{}: {}", tag, what) : fmt::format("{}: {} ({})", tag, what, where);
+}
+
+std::string integer_type_name(int bits, bool is_signed) {
+  switch (bits) {
+    case 8: return is_signed ? "signed char" : "unsigned char";
+    case 16: return is_signed ? "short" : "unsigned short";
+    case 32: return is_signed ? "int" : "unsigned int";
+    default: return is_signed ? "long long" : "unsigned long long";
+  }
+}
+}  // namespace
+
+std::string conversion_report(uint3 tid, uint3 ctaid, bool in_kernel, double value, bool from_double, int bits,
+                              bool is_signed, long long result, const detail::source_location& site) {
+  const std::string to = integer_type_name(bits, is_signed);
+  const std::string gpu = is_signed ? fmt::format("{}", result)
+                                    : fmt::format("{}", static_cast<unsigned long long>(result) &
+                                                            (bits == 64 ? ~0ull : (1ull << bits) - 1));
+  return undefined_report(tid, ctaid, in_kernel,
+                          fmt::format("conversion of {} {} to {} is undefined behaviour in C++ (NaN or out of "
+                                      "range); continuing with the GPU's value {}",
+                                      from_double ? "double" : "float", value, to, gpu),
+                          format_site(site));
+}
+
+std::string shift_report(uint3 tid, uint3 ctaid, bool in_kernel, long long count, int bits, bool left,
+                         const detail::source_location& site) {
+  return undefined_report(tid, ctaid, in_kernel,
+                          fmt::format("{} shift of a {}-bit value by {} is undefined behaviour in C++ (count "
+                                      "negative or not below the width); continuing with the GPU's value, every "
+                                      "bit shifted out",
+                                      left ? "left" : "right", bits, count),
+                          format_site(site));
+}
+
+std::string division_report(uint3 tid, uint3 ctaid, bool in_kernel, division_case what, const code_place& place,
+                            std::uintptr_t pc) {
+  std::string text = what == division_case::by_zero
+                         ? std::string("integer division by zero is undefined behaviour in C++; continuing with "
+                                       "the GPU's result (quotient and remainder with every bit set)")
+                         : std::string("integer division overflow (the most negative value divided by -1) is "
+                                       "undefined behaviour in C++; continuing with the GPU's result (quotient the "
+                                       "dividend, remainder 0)");
+  if (place.file.empty()) {
+    text += place.function.empty() ? fmt::format(" (at pc {:#x}; build with -g for its source line)", pc)
+                                   : fmt::format(" (in {}+{:#x}; build with -g for its source line)", place.function,
+                                                 place.offset);
+  }
+  return undefined_report(tid, ctaid, in_kernel, text, format_line(place.file.c_str(), place.line));
+}
+
 std::string host_trap_message(const detail::source_location& site) {
   return fmt::format("{}:{}: __trap() called in host code\n", site.file, site.line);
 }

@@ -4,6 +4,7 @@
 // cusim/detail/fault_text.hpp). The runners decide when to report and pass the facts here.
 #pragma once
 
+#include "gpu_defined.hpp"
 #include "signal_fault.hpp"
 #include "symbolizer.hpp"
 
@@ -152,6 +153,16 @@ kernel_error assertion_error(uint3 tid, uint3 ctaid, std::string_view expr, std:
                              const detail::source_location& site);
 /// __trap() in a kernel thread.
 kernel_error trap_error(uint3 tid, uint3 ctaid, const detail::source_location& site);
+
+/// Reports of what C++ leaves undefined and the GPU defines (gpu_defined.cpp), each one line
+/// naming the operation, the GPU's value the program goes on with, and the place; `in_kernel`
+/// false: a __host__ __device__ function called by the host (no tid/ctaid tag).
+std::string conversion_report(uint3 tid, uint3 ctaid, bool in_kernel, double value, bool from_double, int bits,
+                              bool is_signed, long long result, const detail::source_location& site);
+std::string shift_report(uint3 tid, uint3 ctaid, bool in_kernel, long long count, int bits, bool left,
+                         const detail::source_location& site);
+std::string division_report(uint3 tid, uint3 ctaid, bool in_kernel, division_case what, const code_place& place,
+                            std::uintptr_t pc);
 /// A kernel-only facility (`what`) called from host code.
 std::logic_error outside_kernel_error(std::string_view what);
 /// A checked array indexed outside its extent in host code.

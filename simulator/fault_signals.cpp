@@ -6,6 +6,7 @@
 
 #include "block_state.hpp"
 #include "fiber_pool.hpp"
+#include "gpu_defined.hpp"
 
 #include <signal.h>
 #include <ucontext.h>
@@ -48,6 +49,8 @@ void on_fault(int sig, siginfo_t* info, void* context) {
     const char* hi = static_cast<const char*>(t->stack.sp);
     const char* addr = static_cast<const char*>(info->si_addr);
     const bool overflow = sig == SIGSEGV && addr < t->stack_lo && addr >= lo;
+    // An integer division by zero (or MIN / -1) has the GPU's result: the thread goes on.
+    if (sig == SIGFPE && info->si_code == FPE_INTDIV && give_division_gpu_result(context, pc)) return;
     if (overflow || (sp >= lo && sp <= hi)) {
       // The handler is left by a switch, so the kernel never restores the mask it had before the
       // signal: restore it here. Ours blocks nothing more, but ThreadSanitizer installs every
@@ -97,20 +100,27 @@ struct alt_stack {
 }  // namespace
 
 void ensure_fault_handlers(abandon_thread abandon) {
-#if defined(__SANITIZE_ADDRESS__)
-  return;  // AddressSanitizer reports these faults itself
-#endif
   abandon_kernel_thread.store(abandon, std::memory_order_relaxed);
+#if defined(__SANITIZE_ADDRESS__)
+  // AddressSanitizer reports the memory faults itself; a division keeps the GPU's result.
+  constexpr int installed = SIGFPE;
+#else
+  constexpr int installed = SIGSEGV;
+#endif
   static std::mutex mutex;
   std::lock_guard lock(mutex);
   struct sigaction current {};
-  sigaction(SIGSEGV, nullptr, &current);
+  sigaction(installed, nullptr, &current);
   if ((current.sa_flags & SA_SIGINFO) != 0 && current.sa_sigaction == on_fault) return;
   struct sigaction sa {};
   sa.sa_sigaction = on_fault;
   sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;  // NODEFER: the handler leaves by a context switch
   sigemptyset(&sa.sa_mask);
-  for (std::size_t i = 0; i < std::size(handled); ++i) sigaction(handled[i], &sa, &previous[i]);
+  for (std::size_t i = 0; i < std::size(handled); ++i)
+#if defined(__SANITIZE_ADDRESS__)
+    if (handled[i] == SIGFPE)
+#endif
+      sigaction(handled[i], &sa, &previous[i]);
 }
 
 void ensure_fault_signal_stack() { thread_local alt_stack stack; }

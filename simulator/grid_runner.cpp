@@ -2,12 +2,15 @@
 // Blocks in parallel on TBB workers, inside an isolated arena.
 #include "grid_runner.hpp"
 
+#include "gpu_defined.hpp"
+
 #include "block_runner.hpp"
 #include "debugger.hpp"
 #include "device.hpp"
 #include "diagnostics.hpp"
 #include "memory_checker.hpp"
 #include "fault_signals.hpp"
+#include "gpu_defined.hpp"
 #include "sanitizers.hpp"
 #include "settings.hpp"
 #include "streams.hpp"
@@ -161,6 +164,7 @@ std::exception_ptr run_grid(launch_state& launch) {
     }, &launch);
     happens_after(&launch.blocks);
   }
+  flush_division_reports();
   if (!launch.fault && launch.checker) return launch.checker->report();
   return launch.fault;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The runtime of unmodified CUDA programs' launches: GPU semantics for kernel<<<...>>> (faults are
-// sticky errors at the next synchronisation), the once-only fault report, CUSIM_ERROR_EXITCODE.
+// sticky errors at the next synchronisation), the once-only fault report, the reports of what C++
+// leaves undefined and the GPU defines (gpu_defined.cpp), CUSIM_ERROR_EXITCODE.
 #include "last_error.hpp"
 #include "streams.hpp"
 
@@ -12,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
+#include <string>
 #include <vector>
 
 namespace cusim::detail {
@@ -53,6 +55,15 @@ void report_kernel_fault(const std::exception_ptr& fault) {
     any_fault_reported.store(true);
   } catch (...) {
   }
+}
+
+void report_gpu_defined_behaviour(const std::string& text) {
+  {
+    std::lock_guard lock(reported_mutex);
+    std::fprintf(stderr, "%s\n", text.c_str());
+    std::fflush(stderr);
+  }
+  any_fault_reported.store(true);
 }
 
 bool mark_unmodified_program() noexcept {

@@ -7,6 +7,7 @@
 #  error "this header is private to cusim: include <cusim/cusim.hpp>"
 #endif
 
+#include <cusim/backend/sim/gpu_defined.hpp>
 #include <cusim/backend/sim/vector_types.hpp>
 
 #include <algorithm>
@@ -107,17 +108,13 @@ T round_integral(T x) noexcept {
   return f;
 }
 
-/// x converted to the integer I after rounding in direction M, the way PTX cvt converts: a value
-/// beyond I's range gives I's maximum or minimum, and NaN gives 0 (a C++ cast is undefined there).
+/// x converted to the integer I after rounding in direction M, the way the GPU's cvt converts: a
+/// value beyond I's range gives I's maximum or minimum, NaN gives what gpu_truncate says (0 from
+/// float to 32 bits, 1 << (bits - 1) otherwise: the H100's answers). A C++ cast is undefined there.
 template <class I, rounding M, class F>
 I to_integer(F x) noexcept {
-  if (std::isnan(x)) return 0;
-  F r = round_integral<M>(x);
-  constexpr F lowest = static_cast<F>(std::numeric_limits<I>::min());  // 0 or -2^(n-1): exact
-  constexpr F past_max = static_cast<F>(std::numeric_limits<I>::max() / 2 + 1) * F(2);  // 2^n
-  if (r < lowest) return std::numeric_limits<I>::min();
-  if (r >= past_max) return std::numeric_limits<I>::max();
-  return static_cast<I>(r);
+  bool undefined = false;
+  return gpu_truncate<I>(std::isnan(x) ? x : round_integral<M>(x), undefined);
 }
 
 /// A real number held exactly as sign * mag * 2^exp (sign 0 for zero): products of two floats

@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <exception>
+#include <string>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -33,6 +34,11 @@ void chevron_launch(const launch_config& config, void (*launch)(const launch_con
 /// CUSIM_ERROR_EXITCODE=N makes the process exit with N at its end (compute-sanitizer's
 /// --error-exitcode).
 void report_kernel_fault(const std::exception_ptr& fault);
+
+/// Prints one report of behaviour C++ leaves undefined and the GPU defines (a division by zero,
+/// a shift by 32, a conversion of NaN to int: gpu_defined.hpp) on stderr; like a kernel fault, it
+/// makes CUSIM_ERROR_EXITCODE=N apply.
+void report_gpu_defined_behaviour(const std::string& text);
 
 /// Marks the process as an unmodified CUDA program; cusim's <cuda_runtime.h> does it at static
 /// initialisation. Returns true.
