@@ -346,6 +346,36 @@ class Cases:
         p = run([prog], self.work, env=env_without_cuda(self.toolkit))
         expect_equal(p.stdout, "ok\n", "the program's output")
 
+    # -- what device code sees and does as on a GPU
+    def device_semantics(self):
+        """__CUDA_ARCH__ in device code only, with the value of the architecture an sm_80 runs;
+        integer casts and shifts of device code with the GPU's values, reported; host code as it was."""
+        write(os.path.join(self.work, "arch.cu"),
+              "#include <cstdio>\n"
+              "#ifndef __CUDA_ARCH__\n#include <cstring>\n#endif\n"
+              "#if __CUDA_ARCH__ >= 700\n__device__ int arch() { return __CUDA_ARCH__; }\n"
+              "#else\n__device__ int arch() { return -1; }\n#endif\n"
+              "__host__ __device__ int where() {\n#ifdef __CUDA_ARCH__\n  return 1;\n#else\n  return 0;\n#endif\n}\n"
+              "int host_view() {\n#if defined(__CUDA_ARCH__)\n  return 1;\n#else\n  return 0;\n#endif\n}\n"
+              "__global__ void k(int* out, float f, int s) {\n"
+              "  out[0] = arch();\n  out[1] = where();\n  out[2] = (int)f;\n  out[3] = 1u << s;\n"
+              "#if __CUDA_ARCH__ >= 800\n  out[4] = 80;\n#else\n  out[4] = 70;\n#endif\n}\n"
+              "int main() {\n  int* d;\n  cudaMallocManaged(&d, 5 * sizeof(int));\n"
+              "  k<<<1, 1>>>(d, 3e9f, 32);\n  cudaDeviceSynchronize();\n"
+              "  std::printf(\"%d %d %d %d %d %d %u\\n\", d[0], d[1], d[2], d[3], d[4], host_view(), (unsigned)(int)std::strlen(\"ab\") << 1);\n}\n")
+        # sm_70 and sm_90 listed: an sm_80 runs the sm_70 code.
+        self.nv("-O2", "-arch=sm_70", "-gencode", "arch=compute_90,code=sm_90", "arch.cu", "-o", "arch")
+        p = run([os.path.join(self.work, "arch")], self.work)
+        expect_equal(p.stdout, "700 1 2147483647 0 70 0 4\n", "the program's output")
+        expect_in("to int is undefined behaviour in C++", p.stderr, "the cast's report")
+        expect_in("GPU's value 2147483647 (arch.cu:27)", p.stderr, "the cast's report names its line")
+        expect_in("left shift of a 32-bit value by 32", p.stderr, "the shift's report")
+        expect_in("(arch.cu:28)", p.stderr, "the shift's report names its line")
+        # Without -arch: nvcc 13's sm_75.
+        self.nv("-O2", "arch.cu", "-o", "arch75")
+        p = run([os.path.join(self.work, "arch75")], self.work)
+        expect_equal(p.stdout.split()[:1] + p.stdout.split()[4:5], ["750", "70"], "the default architecture")
+
 
 def main():
     ap = argparse.ArgumentParser()

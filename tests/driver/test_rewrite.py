@@ -649,6 +649,11 @@ class DeviceOperations(unittest.TestCase):
             out = self.device(body)
             self.assertNotIn("gpu_sh", out, body)
 
+    def test_stream_manipulators_are_no_shift_counts(self):
+        # An overload set cannot be a function template's argument: `os << std::endl` stays.
+        self.assertEqual(self.device("std::cout << x << std::endl;"), f"{SHL}(std::cout, x) << std::endl;")
+        self.assertEqual(self.device("y = a << right;"), f"y = {SHL}(a, right);")
+
     def test_macro_arguments_before_a_statement_are_not_taken_for_an_operand(self):
         self.assertEqual(self.device("MACRO(x) y <<= 1;"), "MACRO(x) ::cusim::detail::gpu_shl_assign(y, 1);")
 

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 """cusim's nvcc: nvcc's command line over the host compiler, building CUDA programs for the simulator.
 
-`.cu` files are rewritten (rewrite.py) and compiled as C++ with the toolkit's headers; `.c`, `.cpp`,
+`.cu` files are rewritten (rewrite.py; device code sees __CUDA_ARCH__ as the simulated sm_80 runs
+the listed architectures: Driver.cuda_arch) and compiled as C++ with the toolkit's headers; `.c`, `.cpp`,
 `.o`, `.a` and `.so` inputs pass through to the host compiler and linker; programs link the
 simulator from the toolkit's lib64: statically by default, as nvcc links cudart (libcudart_static.a,
 and libcudart.so too: see cmake/cusim_toolkit.cmake), or libcusim_cudart.so with -cudart shared.

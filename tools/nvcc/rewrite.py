@@ -12,6 +12,15 @@ Only what C++ cannot express is rewritten (docs/unmodified-cuda.md):
 * the closing ``}`` of a ``__global__`` function definition (not a template) gets, after it, a
   namespace-scope registration that makes the kernel launchable by address from the start
   (``cudaLaunchKernel((void*)k, ...)``, graph kernel nodes) before any ``<<<>>>`` of it ran
+* in ``__global__``, ``__device__`` and ``__host__ __device__`` function bodies, integer casts
+  ``(T)x``, ``T(x)``, ``static_cast<T>(x)``  ->  ``::cusim::detail::gpu_cast<T>(x)``, and shifts
+  ``a << b``, ``a >> b``, ``a <<= b``, ``a >>= b``  ->  ``::cusim::detail::gpu_shl(a, b)``, ``gpu_shr``,
+  ``gpu_shl_assign``, ``gpu_shr_assign`` (include/cusim/backend/sim/gpu_defined.hpp: the GPU's value
+  where C++ leaves it undefined), operands delimited by C++'s grammar; an extent the rewrite is not
+  sure of leaves the expression as it is (rewrite_device_operations)
+* conditional directives testing ``__CUDA_ARCH__`` where device code sees it (device function
+  bodies, namespace-scope chains declaring device code: cuda_arch_directive) get its value, and so
+  does ``__CUDA_ARCH__`` in device function bodies; host code sees it undefined
 
 Comments, strings, character literals, raw strings and preprocessor lines are kept as they are
 (a launch inside a ``#define`` body is rewritten in place), and every rewrite stays on the lines it
@@ -239,6 +248,10 @@ _NOT_AN_OPERAND = {
     "decltype", "static_assert", "and", "or", "bitand", "bitor", "xor", "not_eq", "and_eq", "or_eq", "xor_eq",
     "__restrict__", "requires", "concept",
 }
+# Stream manipulators: the right operand of a shift that is one of them is no integer.
+_MANIPULATORS = {"endl", "ends", "flush", "hex", "dec", "oct", "ws", "boolalpha", "noboolalpha", "showpos",
+                 "noshowpos", "showbase", "noshowbase", "fixed", "scientific", "defaultfloat", "hexfloat", "left",
+                 "right", "internal", "uppercase", "nouppercase", "unitbuf", "nounitbuf", "skipws", "noskipws"}
 # Before a ( that follows them, words that make it no expression's parenthesis.
 _STATEMENT_HEADS = {"if", "while", "for", "switch", "catch", "constexpr", "consteval"}
 # What may come before a functional cast T(x) in an expression.
@@ -1120,6 +1133,10 @@ class _Rewriter:
         right = self.shift_right(self.next_sig(last), hi, compound)
         if left < 0 or right < 0 or not self.untouched(left, right):
             return
+        words = [self.t[m].text for m in range(self.next_sig(last), right + 1) if self.t[m].kind not in _TRIVIA]
+        if words in (["std", "::", words[-1]], ["::", "std", "::", words[-1]]) and words[-1] in _MANIPULATORS or \
+                words in (["endl"], ["ends"], ["flush"]):
+            return  # `os << std::endl`: an overload set, no argument of a function template
         name = ("gpu_shl" if c == "<" else "gpu_shr") + ("_assign" if compound else "")
         self.prefix[left] = f"::cusim::detail::{name}(" + self.prefix.get(left, "")
         self.out[k] = ","
