@@ -349,7 +349,8 @@ class Cases:
     # -- what device code sees and does as on a GPU
     def device_semantics(self):
         """__CUDA_ARCH__ in device code only, with the value of the architecture an sm_80 runs;
-        integer casts and shifts of device code with the GPU's values, reported; host code as it was."""
+        integer casts and shifts of device code with the GPU's values, reported; host code as it was; a
+        __host__ __device__ function takes its device path in a kernel and its host path on the host."""
         write(os.path.join(self.work, "arch.cu"),
               "#include <cstdio>\n"
               "#ifndef __CUDA_ARCH__\n#include <cstring>\n#endif\n"
@@ -362,11 +363,12 @@ class Cases:
               "#if __CUDA_ARCH__ >= 800\n  out[4] = 80;\n#else\n  out[4] = 70;\n#endif\n}\n"
               "int main() {\n  int* d;\n  cudaMallocManaged(&d, 5 * sizeof(int));\n"
               "  k<<<1, 1>>>(d, 3e9f, 32);\n  cudaDeviceSynchronize();\n"
-              "  std::printf(\"%d %d %d %d %d %d %u\\n\", d[0], d[1], d[2], d[3], d[4], host_view(), (unsigned)(int)std::strlen(\"ab\") << 1);\n}\n")
+              "  std::printf(\"%d %d %d %d %d %d %d %u\\n\", d[0], d[1], d[2], d[3], d[4], host_view(), where(),\n"
+              "              (unsigned)(int)std::strlen(\"ab\") << 1);\n}\n")
         # sm_70 and sm_90 listed: an sm_80 runs the sm_70 code.
         self.nv("-O2", "-arch=sm_70", "-gencode", "arch=compute_90,code=sm_90", "arch.cu", "-o", "arch")
         p = run([os.path.join(self.work, "arch")], self.work)
-        expect_equal(p.stdout, "700 1 2147483647 0 70 0 4\n", "the program's output")
+        expect_equal(p.stdout, "700 1 2147483647 0 70 0 0 4\n", "the program's output")
         expect_in("to int is undefined behaviour in C++", p.stderr, "the cast's report")
         expect_in("GPU's value 2147483647 (arch.cu:27)", p.stderr, "the cast's report names its line")
         expect_in("left shift of a 32-bit value by 32", p.stderr, "the shift's report")

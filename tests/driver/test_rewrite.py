@@ -474,11 +474,21 @@ class CudaArch(unittest.TestCase):
         src = "int h() {\n#ifdef __CUDA_ARCH__\nreturn 1;\n#endif\nreturn 0;\n}\n__host__ int g() {\n#if __CUDA_ARCH__\n#endif\n}\n"
         self.assertEqual(self.rewritten(src), src)
 
-    def test_host_device_functions_take_the_device_view(self):
-        src = "__host__ __device__ int f() {\n#ifdef __CUDA_ARCH__\nreturn 1;\n#else\nreturn 0;\n#endif\n}\n"
-        self.assertEqual(self.rewritten(src), src.replace("#ifdef __CUDA_ARCH__", "#if 1"))
-        src = "__device__ __host__ inline int f() {\n#if !defined(__CUDA_ARCH__)\n#endif\n}\n"
+    def test_host_device_functions_get_both_views_chosen_at_run_time(self):
+        # The device view in kernel threads, the host's elsewhere; the copy's lines by #line.
+        body = "\n#ifdef __CUDA_ARCH__\nreturn 1;\n#else\nreturn 0;\n#endif\n"
+        src = "__host__ __device__ int f() {" + body + "}\nint g;\n"
+        out = rewrite.rewrite(src, "t.cu", phases=False)
+        self.assertEqual(out, "__host__ __device__ int f() { if (!__builtin_is_constant_evaluated() && "
+                              "::cusim::detail::current_thread_ != nullptr) {\n#line 1 \"t.cu\"\n" + " " * 29 +
+                              body.replace("#ifdef __CUDA_ARCH__", "#if 1") + "\n} else {\n#line 1 \"t.cu\"\n" +
+                              " " * 29 + body + "}}\nint g;\n")
+        # With a goto (labels cannot be duplicated): the device view only.
+        src = "__device__ __host__ inline int f() {\n#if !defined(__CUDA_ARCH__)\n#endif\ngoto e; e: return 0;\n}\n"
         self.assertEqual(self.rewritten(src), src.replace("defined(__CUDA_ARCH__)", "1"))
+        # Without a test of __CUDA_ARCH__: one body.
+        src = "__host__ __device__ int f() {\n#ifdef X\n#endif\nreturn 0;\n}\n"
+        self.assertEqual(self.rewritten(src), src)
 
     def test_namespace_scope_chains_go_by_what_they_declare(self):
         # warpAggregatedAtomicsCG: device functions inside the #if; reduction: a specialisation.

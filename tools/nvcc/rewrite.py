@@ -283,6 +283,7 @@ class _Rewriter:
         # #if index -> the directives of its chain (conditional_chains), for those testing __CUDA_ARCH__
         self.chains = None if any(tok.kind == "pp" and "__CUDA_ARCH__" in tok.text for tok in tokens) else {}
         self.device_bodies = []  # (open, close, kind) of every device or host-device function body
+        self.hd_directives = set()  # directives testing __CUDA_ARCH__ in __host__ __device__ bodies
         self.path = path
         self.phases = phases  # add the phased form of kernels (phases.py)
         self.only_phases = only_phases  # nothing but the phased forms (a source written against cusim.hpp)
@@ -757,6 +758,7 @@ class _Rewriter:
             self.out = [tok.text for tok in self.t]
         else:
             self.rewrite_device_operations()
+            self.host_device_bodies()
         if self.phases:
             self.add_phases()
         return "".join(self.out)
@@ -803,6 +805,9 @@ class _Rewriter:
         tests = [k for k in chain if directive_kind(self.t[k].text) not in ("else", "endif")]
         if not any("__CUDA_ARCH__" in self.t[k].text for k in tests):
             return
+        if kind == "hd":
+            self.hd_directives.update(k for k in tests if "__CUDA_ARCH__" in self.t[k].text)
+            return  # both views: host_device_bodies
         if kind is None:
             device = any(self.t[m].kind == "id" and self.t[m].text in ("__device__", "__global__")
                          for m in range(i + 1, chain[-1]))
@@ -811,6 +816,43 @@ class _Rewriter:
         if device:
             for k in tests:
                 self.out[k] = device_view(self.out[k], self.cuda_arch)
+
+    def host_device_bodies(self):
+        """A __host__ __device__ function whose body tests __CUDA_ARCH__ gets the body twice, as
+        nvcc's device and host passes see it: `{ if (in a kernel thread) { device view } else {
+        body } }`, the device view's lines placed by #line directives on their own lines (the
+        rewrite's one other addition of lines, after the phases). With a goto (duplicated labels),
+        the body has the device view only."""
+        escaped = self.path.replace("\\", "\\\\").replace('"', '\\"')
+        for lo, hi, kind in self.device_bodies:
+            inside = [k for k in self.hd_directives if lo < k < hi]
+            if kind != "hd" or not inside:
+                continue
+            if any(self.t[k].kind == "id" and self.t[k].text == "goto" for k in range(lo, hi)):
+                for k in inside:
+                    self.out[k] = device_view(self.out[k], self.cuda_arch)
+                continue
+            views = set(inside)
+            copy = "".join(device_view(self.out[k], self.cuda_arch) if k in views else self.out[k]
+                           for k in range(lo + 1, hi))
+            first = self.t[lo + 1]
+            column = self.column_after(lo)
+            file = f'"{escaped}"'
+            self.out[lo] += (" if (!__builtin_is_constant_evaluated() && ::cusim::detail::current_thread_ != nullptr) {"
+                             f"\n#line {first.line} {file}\n" + " " * column + copy +
+                             f"\n}} else {{\n#line {self.t[lo].line} {file}\n" + " " * column)
+            self.out[hi] = "}" + self.out[hi]
+
+    def column_after(self, i):
+        """The number of characters of token i's line up to and including it (original text)."""
+        width = len(self.t[i].text)
+        k = i - 1
+        while k >= 0 and "\n" not in self.t[k].text:
+            width += len(self.t[k].text)
+            k -= 1
+        if k >= 0:
+            width += len(self.t[k].text) - self.t[k].text.rindex("\n") - 1
+        return width
 
     # -- device code: float-to-integer casts and shifts (include/cusim/backend/sim/gpu_defined.hpp)
     def rewrite_device_operations(self):
