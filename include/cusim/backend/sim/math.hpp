@@ -8,6 +8,7 @@
 #endif
 
 #include <cusim/backend/sim/gpu_defined.hpp>
+#include <cusim/backend/sim/simd_video.hpp>
 #include <cusim/backend/sim/vector_types.hpp>
 
 #include <algorithm>
