@@ -6,14 +6,23 @@ cusim's toolkit (CUDACXX=<toolkit>/bin/nvcc), run, and classified.
     tests/compat/run_compat.py --toolkit build/cuda [--samples DIR] [--work DIR]
                                [--baseline tests/compat/baseline.txt] [--only NAME,...]
                                [--jobs N] [--timeout S] [--write-baseline] [--all]
+                               [--truth DIR] [--gpu h100] [--differences FILE]
 
 Each program checks its own results: exit 0 is a pass, exit 2 is waived (the samples' EXIT_WAIVED:
 a feature the device lacks). Anything else is a build failure (configure or compile, with the first
-error line) or a run failure (exit code or signal, with the last line of output). Prints a table;
-with --baseline, exits 1 when a program the baseline lists as "pass" no longer passes (a program
-that now passes and did not is reported, so the baseline can be raised with --write-baseline).
-A program the baseline marks "slow" (a workload sized for a GPU that runs for many minutes on a
-CPU) is listed as skipped and not run, unless --all.
+error line) or a run failure (exit code or signal, with the last line of output). A program that
+exits 0 but prints its own failure verdict ("Test failed!", "... FAILED", "mismatches": compare.py)
+is a run failure too. Its result lines are then compared with a real GPU's output of the same
+program (TRUTH/NAME.GPU.txt, by default ../shared/gpu-truth/samples/NAME.h100.txt, the simulator
+set to the same device with CUSIM_DEVICE=GPU): a difference that tests/compat/differences.txt
+does not explain makes it "differs". Each program's output is kept in WORK/NAME/output.txt (the
+reference's layout: stdout and stderr, then `rc=N`).
+
+Prints a table; with --baseline, exits 1 when a program does worse than the baseline says (pass,
+then waived, differs, run failure, build failure); a program that now does better is reported, so
+that the baseline can be raised with --write-baseline. A program the baseline marks "slow" (a
+workload sized for a GPU that runs for many minutes on a CPU) is listed as skipped and not run,
+unless --all.
 """
 import argparse
 import concurrent.futures
@@ -25,7 +34,18 @@ import subprocess
 import sys
 import time
 
-RESULTS = ("pass", "waived", "build failure", "run failure", "skipped")
+import compare
+
+RESULTS = ("pass", "waived", "differs", "run failure", "build failure", "skipped")
+# From best to worst: doing worse than the baseline is a regression.
+RANK = {r: i for i, r in enumerate(RESULTS[:-1])}
+BASELINE_HEADER = """\
+# The compat suite's expected results, one program a line: pass, waived, differs (exits 0 but its
+# result lines differ from the GPU's where tests/compat/differences.txt does not explain it), run
+# failure, build failure, or slow (listed, not run, unless --all). tests/compat/run_compat.py
+# compares each run with it; --write-baseline rewrites it from a run (keeping the lines of programs
+# not run). The reason after `#` is the first unexplained difference or the failure's own words.
+"""
 
 
 def find_samples(root):
@@ -56,8 +76,13 @@ def run(cmd, cwd=None, env=None, timeout=None):
         return None, out
 
 
+def build_failure(build, reason, start):
+    (build / "build-failure.txt").write_text(reason + "\n")  # for --reuse
+    return "build failure", reason, time.monotonic() - start, None, None
+
+
 def build_and_run(name, src, work, env, timeout):
-    """(result, reason, seconds) of one program."""
+    """(result, reason, seconds, output, executable) of one program; output None when not run."""
     start = time.monotonic()
     build = work / name
     shutil.rmtree(build, ignore_errors=True)
@@ -65,27 +90,78 @@ def build_and_run(name, src, work, env, timeout):
     rc, out = run(["cmake", "-S", str(src), "-B", str(build), *generator, "-DCMAKE_BUILD_TYPE=Release"],
                   env=env, timeout=600)
     if rc != 0:
-        return "build failure", "configure: " + first_error(out), time.monotonic() - start
+        return build_failure(build, "configure: " + first_error(out), start)
     rc, out = run(["cmake", "--build", str(build), "-j", "1"], env=env, timeout=1200)
     if rc != 0:
-        return "build failure", first_error(out), time.monotonic() - start
+        return build_failure(build, first_error(out), start)
     exe = build / name
     if not exe.is_file():
         candidates = [p for p in build.iterdir() if p.is_file() and os.access(p, os.X_OK)]
         if len(candidates) != 1:
-            return "build failure", "no executable named " + name, time.monotonic() - start
+            return build_failure(build, "no executable named " + name, start)
         exe = candidates[0]
     # The samples look for their data next to the sources: run them there.
     rc, out = run([str(exe)], cwd=src, env=env, timeout=timeout)
     seconds = time.monotonic() - start
+    out = (out if out.endswith("\n") or not out else out + "\n") + f"rc={'timeout' if rc is None else rc}\n"
+    (build / "output.txt").write_text(out)
     if rc is None:
-        return "run failure", f"timed out after {timeout} s: {last_line(out)}", seconds
+        return "run failure", f"timed out after {timeout} s: {last_line(out)}", seconds, out, exe
     if rc == 0:
-        return "pass", "", seconds
+        return "pass", "", seconds, out, exe
     if rc == 2:
-        return "waived", last_line(out), seconds
+        return "waived", last_line(out), seconds, out, exe
     what = f"signal {-rc}" if rc < 0 else f"exit {rc}"
-    return "run failure", f"{what}: {last_line(out)}", seconds
+    return "run failure", f"{what}: {last_line(out.rsplit('rc=', 1)[0])}", seconds, out, exe
+
+
+def reread(name, work):
+    """build_and_run's answer from the output a previous run kept (--reuse)."""
+    build = work / name
+    path = build / "output.txt"
+    if (build / "build-failure.txt").is_file():
+        return "build failure", (build / "build-failure.txt").read_text().strip(), 0.0, None, None
+    if not path.is_file():
+        return "build failure", f"--reuse: no {path}", 0.0, None, None
+    out = path.read_text(errors="replace")
+    rc = out.rstrip("\n").rpartition("rc=")[2]
+    exe = build / name
+    if rc == "0":
+        return "pass", "", 0.0, out, exe
+    if rc == "2":
+        return "waived", last_line(out.rsplit("rc=", 1)[0]), 0.0, out, exe
+    return "run failure", f"exit {rc}: {last_line(out.rsplit('rc=', 1)[0])}", 0.0, out, exe
+
+
+def reference_of(truth, name, gpu):
+    """The GPU's output of a program: TRUTH/NAME.GPU.txt, or, where the recorder dropped a prefix
+    (MC_EstimatePiP recorded as EstimatePiP), the file of the longest `_`-suffix of NAME."""
+    candidates = [name] + [name.split("_", k)[k] for k in range(1, name.count("_") + 1)]
+    for candidate in candidates:
+        path = truth / f"{candidate}.{gpu}.txt"
+        if path.is_file():
+            return path
+    return None
+
+
+def check_lines(name, src, result, truth, gpu, known):
+    """The result after reading the output: (result, reason, lines cell, differences)."""
+    kind, reason, _, out, exe = result
+    if out is None:
+        return kind, reason, "-", []
+    ref_path = reference_of(truth, name, gpu) if truth else None
+    reference = ref_path.read_text(errors="replace") if ref_path else ""
+    if kind == "pass":
+        said = compare.verdict(out.splitlines(), reference.splitlines())
+        if said:
+            kind, reason = "run failure", "says: " + said[:150]
+    if not ref_path:
+        return kind, reason, "no reference", []
+    differences = compare.compare(reference, out, compare.device_line_patterns(src), known.get(name, ()), exe)
+    cell = compare.summary(differences)
+    if kind == "pass" and any(not d.reason for d in differences):
+        kind, reason = "differs", cell[len("no: "):]
+    return kind, reason, cell, differences
 
 
 def read_baseline(path):
@@ -111,8 +187,15 @@ def main():
     parser.add_argument("--write-baseline", action="store_true")
     parser.add_argument("--all", action="store_true", help="also run the programs the baseline marks slow")
     parser.add_argument("--only", default="")
+    parser.add_argument("--reuse", action="store_true",
+                        help="read the outputs a previous run kept in WORK/NAME/output.txt: no build, no run")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--timeout", type=int, default=300, help="seconds per program run")
+    parser.add_argument("--truth", type=pathlib.Path, default=repo.parent / "shared" / "gpu-truth" / "samples",
+                        help="a GPU's outputs, NAME.GPU.txt (none there: the lines are not compared)")
+    parser.add_argument("--gpu", default="h100", help="which GPU's outputs, and the CUSIM_DEVICE to simulate")
+    parser.add_argument("--differences", type=pathlib.Path, default=here / "differences.txt",
+                        help="the explained differences from the GPU's lines, NAME: REGEX  # reason")
     args = parser.parse_args()
 
     nvcc = (args.toolkit / "bin" / "nvcc").resolve()
@@ -137,27 +220,44 @@ def main():
     # One simulator worker per core left to each program: `--jobs 2` on 2 cores runs two programs
     # of one worker each rather than four threads fighting over two cores.
     env.setdefault("CUSIM_WORKERS", str(max(1, (os.cpu_count() or 1) // max(1, args.jobs))))
+    # The device the reference ran on, so that what the programs size from it matches.
+    env.setdefault("CUSIM_DEVICE", args.gpu)
+    truth = args.truth if args.truth.is_dir() else None
+    if not truth:
+        print(f"run_compat: no GPU outputs at {args.truth}: result lines are not compared", flush=True)
+    known = compare.read_differences(args.differences)
+    unknown = sorted(set(known) - {name for name, _ in find_samples(args.samples)})
+    if unknown:
+        sys.exit(f"run_compat: {args.differences} names programs that do not exist: {', '.join(unknown)}")
 
     results = {}
     expected = read_baseline(args.baseline) if args.baseline and args.baseline.is_file() else {}
     if not args.all:
         for name, _ in samples:
             if expected.get(name, ("",))[0] == "slow":
-                results[name] = ("skipped", "slow: " + expected[name][1], 0.0)
+                results[name] = ("skipped", "slow: " + expected[name][1], 0.0, "-")
         samples = [s for s in samples if s[0] not in results]
+    sources = dict(samples)
     started = time.monotonic()
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        futures = {pool.submit(build_and_run, name, src, work, env, args.timeout): name for name, src in samples}
+        futures = {(pool.submit(reread, name, work) if args.reuse else
+                    pool.submit(build_and_run, name, src, work, env, args.timeout)): name for name, src in samples}
         for future in concurrent.futures.as_completed(futures):
             name = futures[future]
-            results[name] = future.result()
-            print(f"  {name}: {results[name][0]} ({results[name][2]:.0f} s)", flush=True)
+            ran = future.result()
+            kind, reason, cell, differences = check_lines(name, sources[name], ran, truth, args.gpu, known)
+            results[name] = (kind, reason, ran[2], cell)
+            print(f"  {name}: {kind} ({ran[2]:.0f} s)", flush=True)
+            for d in differences:
+                print(f"    {d}", flush=True)
 
     width = max((len(n) for n in results), default=10)
-    print(f"\n{'program':{width}}  {'result':14} {'s':>5}  reason")
+    column = f"lines as on {args.gpu}"
+    print(f"\n{'program':{width}}  {'result':14} {'s':>5}  {column:22}  reason")
     for name in sorted(results):
-        result, reason, seconds = results[name]
-        print(f"{name:{width}}  {result:14} {seconds:5.0f}  {reason}")
+        result, reason, seconds, cell = results[name]
+        cell = "no" if cell.startswith("no:") else cell
+        print(f"{name:{width}}  {result:14} {seconds:5.0f}  {cell:22}  {reason}")
     counts = {r: sum(1 for v in results.values() if v[0] == r) for r in RESULTS}
     print("\n" + ", ".join(f"{counts[r]} {r}" for r in RESULTS) + f" of {len(results)} programs "
           f"in {time.monotonic() - started:.0f} s")
@@ -168,18 +268,25 @@ def main():
     if expected and not args.write_baseline:
         for name, (want, _) in sorted(expected.items()):
             got = results.get(name, ("missing",))[0]
-            if want == "pass" and got != "pass" and name in results:
-                print(f"REGRESSION: {name} passed in the baseline, now {got}: {results[name][1]}")
+            if name not in results or got == "skipped" or want not in RANK:
+                continue
+            if RANK[got] > RANK[want]:
+                print(f"REGRESSION: {name} was {want} in the baseline, now {got}: {results[name][1]}")
                 status = 1
-            elif want not in ("pass", "slow") and got == "pass":
-                print(f"improved: {name} now passes (baseline: {want}); raise it with --write-baseline")
+            elif RANK[got] < RANK[want]:
+                print(f"improved: {name} now {got} (baseline: {want}); raise it with --write-baseline")
     if args.write_baseline and args.baseline:
+        # The programs not run this time (--only) keep their lines.
+        merged = dict(expected)
+        for name in results:
+            result, reason = results[name][:2]
+            if result == "skipped" or expected.get(name, ("",))[0] == "slow":
+                result, reason = "slow", expected[name][1]
+            merged[name] = (result, reason)
         with open(args.baseline, "w") as f:
-            f.write("# The compat suite's expected results (tests/compat/run_compat.py --write-baseline).\n")
-            for name in sorted(results):
-                result, reason, _ = results[name]
-                if result == "skipped" or expected.get(name, ("",))[0] == "slow":
-                    result, reason = "slow", expected[name][1]
+            f.write(BASELINE_HEADER)
+            for name in sorted(merged):
+                result, reason = merged[name]
                 f.write(f"{name} {result}" + (f"  # {reason}" if reason else "") + "\n")
     return status
 
