@@ -526,10 +526,30 @@ class CudaArch(unittest.TestCase):
                "  int h() {\n#ifdef __CUDA_ARCH__\n#endif\n  }\n};\n")
         self.assertEqual(self.rewritten(src), src.replace("#ifdef __CUDA_ARCH__", "#if 1", 1))
 
+    def test_includes_after_an_added_device_copy_still_name_the_rewritten_headers(self):
+        # The device copy of a __host__ __device__ body adds lines: an #include after it is found
+        # on its line all the same, and names the rewritten copy of the header.
+        import tempfile
+        import includes
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "k.cuh"), "w") as f:
+                f.write("__global__ void k() { __shared__ int s[2]; s[0] = 1; }\n")
+            src = os.path.join(d, "a.cu")
+            with open(src, "w") as f:
+                f.write("__host__ __device__ int f() {\n#ifdef __CUDA_ARCH__\nreturn 1;\n#endif\nreturn 0;\n}\n"
+                        '#include "k.cuh"\nint main() { return f(); }\n')
+            graph = includes.IncludeGraph(src, includes.Search([d], []), [],
+                                          lambda text, name: rewrite.rewrite(text, name, False))
+            header = graph.nodes[os.path.realpath(os.path.join(d, "k.cuh"))]
+            self.assertTrue(header.copied)
+            header.copy = "/copies/k.cuh"
+            text = graph.text_of(graph.root)
+            self.assertIn('\n#include "/copies/k.cuh"\nint main()', text)
+
     def test_the_driver_picks_the_architecture_the_simulated_sm_80_runs(self):
         import driver
         def arch(*args):
-            return driver.Driver(driver.parse(list(args) + ["x.cu"])).cuda_arch()
+            return driver.cuda_arch(driver.parse(list(args) + ["x.cu"]))
         self.assertEqual(arch(), 750)  # nvcc 13's default sm_75
         self.assertEqual(arch("-arch=sm_80"), 800)
         self.assertEqual(arch("-gencode", "arch=compute_70,code=sm_70", "-gencode", "arch=compute_90,code=sm_90",

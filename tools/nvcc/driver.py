@@ -466,6 +466,20 @@ def cxx_std(o):
     return f"-std={flavour}++{year}" if order[year] > 20 else f"-std={flavour}++20"
 
 
+def cuda_arch(o):
+    """__CUDA_ARCH__ as the simulated device's code sees it. nvcc compiles device code once per
+    architecture listed and the runtime runs the highest one the device can (not above its own);
+    the simulated device is an sm_80 (an A100): the highest listed architecture up to 80, else
+    the lowest listed (as if the device ran it), with no -arch nvcc 13's default sm_75, and
+    with -arch=native, all or all-major 80 itself. Times ten: 800."""
+    device = 80
+    archs = sorted({int(a) for a in o.archs or ([] if o.arch_native else [DEFAULT_ARCH])})
+    if o.arch_native:
+        archs.append(device)
+    runnable = [a for a in archs if a <= device]
+    return (max(runnable) if runnable else min(archs)) * 10
+
+
 def quote(arg):
     """An argument as nvcc prints it in `#$ ` lines (CMake splits these with UNIX_COMMAND rules)."""
     if arg and re.fullmatch(r"[A-Za-z0-9_+\-=.,:@%]+", arg):
@@ -585,17 +599,7 @@ class Driver:
                 "--param=asan-stack=0", "--param=asan-globals=0", "-g1", "-DCUSIM_RAW_ADDRESS_CHECKS=1"]
 
     def cuda_arch(self):
-        """__CUDA_ARCH__ as the simulated device's code sees it. nvcc compiles device code once per
-        architecture listed and the runtime runs the highest one the device can (not above its own);
-        the simulated device is an sm_80 (an A100): the highest listed architecture up to 80, else
-        the lowest listed (as if the device ran it), with no -arch nvcc 13's default sm_75, and
-        with -arch=native, all or all-major 80 itself. Times ten: 800."""
-        device = 80
-        archs = sorted({int(a) for a in self.o.archs or ([] if self.o.arch_native else [DEFAULT_ARCH])})
-        if self.o.arch_native:
-            archs.append(device)
-        runnable = [a for a in archs if a <= device]
-        return (max(runnable) if runnable else min(archs)) * 10
+        return cuda_arch(self.o)
 
     def version_defines(self):
         major, minor, build = CUDA_VERSION

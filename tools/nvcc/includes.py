@@ -24,6 +24,7 @@ import os
 import re
 
 _INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*(?:"([^"\n]+)"|<([^>\n]+)>)', re.M)
+_LINE = re.compile(r'#line (\d+) "')
 _SYSTEM_PREFIXES = ("/usr/include", "/usr/local/include", "/usr/lib", "/usr/lib64", "/usr/share")
 
 
@@ -62,6 +63,27 @@ class _Node:
         self.includes = []  # (line index of the #include, real path of the user's header it finds)
         self.copied = rewritten != text
         self.copy = None
+
+
+def _line_indices(lines, original_count):
+    """Original line index -> index in the rewritten `lines`. The rewrite keeps every line where it
+    was except where it adds #line-mapped ones (a kernel's phased form, a __host__ __device__ body's
+    device copy: `#line N "..."` directives, the added code, a `#line` back). Each line's number
+    follows from those directives; the last line carrying a number is the original's (the added
+    code comes before the original body it repeats, and the lines closing it before the `#line`
+    back carry no real number)."""
+    if len(lines) == original_count:
+        return {}
+    out = {}
+    number = 0  # 0-based line number the next line carries
+    for index, text in enumerate(lines):
+        m = _LINE.match(text)
+        if m:
+            number = int(m.group(1)) - 1
+            continue
+        out[number] = index
+        number += 1
+    return out
 
 
 class IncludeGraph:
@@ -131,10 +153,12 @@ class IncludeGraph:
 
     def text_of(self, node):
         """A copied node's text: rewritten, its includes of the user's headers made absolute. The
-        rewrite keeps preprocessor lines as they are and where they are, so each include is found
-        again on its line."""
+        rewrite keeps preprocessor lines as they are, so each include is found again on its line
+        (past the lines the rewrite adds: _line_indices)."""
         lines = node.rewritten.split("\n")
+        at = _line_indices(lines, node.text.count("\n") + 1)
         for line, k in node.includes:
+            line = at.get(line, line)
             m = _INCLUDE.match(lines[line])
             if m is None:  # cannot happen (the rewrite keeps preprocessor lines), but never a wrong edit
                 continue

@@ -1098,7 +1098,7 @@ class _Rewriter:
         if not inner or not self.is_int_type(inner):
             return
         p = self.prev_sig(k)
-        if p <= lo - 1 or (self.t[p].kind == "id" and self.t[p].text not in _KEYWORDS_BEFORE_EXPR) or \
+        if (self.t[p].kind == "id" and self.t[p].text not in _KEYWORDS_BEFORE_EXPR) or \
                 (self.is_punct(p, ")") and p not in self.done) or self.is_punct(p, "]") or \
                 self.t[p].kind in ("num", "str", "chr", "pp"):
             return  # sizeof(int), f(int), a macro's argument list (not `(long long)(int)x`)
@@ -1138,8 +1138,8 @@ class _Rewriter:
                 depth -= 1
             elif depth == 0 and self.is_punct(m, ","):
                 return
-        if p <= lo - 1 or not (self.t[p].kind == "punct" and self.t[p].text in _EXPRESSION_BEFORE or
-                               self.t[p].kind == "id" and self.t[p].text in _KEYWORDS_BEFORE_EXPR):
+        if not (self.t[p].kind == "punct" and self.t[p].text in _EXPRESSION_BEFORE or
+                self.t[p].kind == "id" and self.t[p].text in _KEYWORDS_BEFORE_EXPR):
             return
         if not self.untouched(start, close):
             return
