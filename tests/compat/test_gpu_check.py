@@ -98,6 +98,23 @@ class DryRun(unittest.TestCase):
         self.assertEqual(p.returncode, 2)
         self.assertIn("--frobnicate", p.stdout)
 
+    def test_a_failing_step_is_recorded_and_the_next_one_runs(self):
+        # No semantics.cu nor libraries.cu in an empty truth directory, no build for the
+        # zero-overhead tool: three real steps that fail, here, without a GPU.
+        with tempfile.TemporaryDirectory() as tmp:
+            out = pathlib.Path(tmp) / "report"
+            p = subprocess.run(["bash", str(SCRIPT), "--gpu", "h100", "--truth", str(self.truth), "--work",
+                                str(pathlib.Path(tmp) / "work"), "--only", "zero-overhead,semantics,libraries",
+                                str(out)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=120)
+            self.assertEqual(p.returncode, 0, p.stdout)
+            steps = (out / "steps.txt").read_text().splitlines()
+            self.assertEqual([line.split()[:2] for line in steps],
+                             [["zero-overhead", "FAILED"], ["semantics", "FAILED"], ["libraries", "FAILED"]])
+            readme = (out / "README.md").read_text()
+            self.assertIn("| semantics | FAILED(1) |", readme)
+            self.assertIn("commit", readme)
+            self.assertIn("no ", (out / "semantics.h100.txt").read_text())
+
     @unittest.skipUnless(TRUTH.is_dir() and SAMPLES.is_dir(), "no ../shared/gpu-truth or ../shared/compat")
     def test_the_report_has_every_file_gpu_truth_has(self):
         rc, text = dry_run(str(self.out))
