@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: MIT
 // cusim's <cuda_fp16.h>: IEEE binary16 (__half) and pairs of it (__half2), with CUDA's names.
 // Conversions round as their suffix says (round-to-nearest-even by default), bit-exact; NaN
-// converts to CUDA's canonical 0x7fff. Arithmetic is correctly rounded: a sum, product, quotient
-// or square root computed in float and then rounded to half is (float has 24 >= 2 * 11 + 2 bits,
-// so the double rounding is innocuous), and __hfma corrects the one case where it is not.
+// converts to CUDA's canonical 0x7fff. Each operation rounds once, as the GPU's: a sum, product,
+// quotient or square root computed in float and then rounded to half is correctly rounded (float
+// has 24 >= 2 * 11 + 2 bits, so the double rounding is innocuous), and __hfma rounds the exact
+// a * b + c. A product (__hmul, __hmul2, `*`) that goes straight into an addition or subtraction
+// (__hadd, __hsub, __hadd2, __hsub2, `+`, `-`, `+=`, `-=`) is rounded once with it, as ptxas
+// contracts NVIDIA's mul.f16 and add.f16 (instructions without a rounding modifier) into
+// fma.rn.f16; the _rn forms (__hmul_rn, __hadd_rn, ...) are never contracted, as CUDA documents.
 #pragma GCC system_header
 #ifndef CUSIM_CUDA_FP16_H_
 #define CUSIM_CUDA_FP16_H_
@@ -245,7 +249,7 @@ inline __half2 __highs2half2(__half2 a, __half2 b) noexcept { return {a.y, b.y};
 inline __half2 __lowhigh2highlow(__half2 h) noexcept { return {h.y, h.x}; }
 inline __half2 make_half2(__half x, __half y) noexcept { return {x, y}; }
 
-// Arithmetic, correctly rounded to nearest even.
+// Arithmetic, rounded once to nearest even.
 namespace cusim::detail::fp16 {
 inline __half rn(float exact_enough) noexcept { return __half_raw{from_floating<mode::rn>(exact_enough)}; }
 inline __half saturate(__half h) noexcept {
@@ -253,18 +257,68 @@ inline __half saturate(__half h) noexcept {
   if (f != f || f < 0) return __half(__half_raw{0});
   return f > 1 ? __half(__half_raw{0x3c00}) : h;
 }
+inline __half fused(__half a, __half b, __half c) noexcept {
+  return __half_raw{fma(__half2float(a), __half2float(b), __half2float(c))};
+}
+
+/// What __hmul and `*` give: a __half, the product rounded once, that keeps its factors, so that
+/// an addition or subtraction it goes into rounds a * b + c once, as on the GPU, where ptxas
+/// contracts NVIDIA's mul.f16 and add.f16 (no rounding modifier) into fma.rn.f16 (the H100 gives
+/// __hsub(__hmul(x, y), z) == fma(x, y, -z), gpu-truth/libraries.h100.txt). Any __half converts
+/// to one with the factors h and 1, so `auto p = a * b; p = p + c;` compiles as with nvcc.
+struct product : __half {
+  __half a, b;
+  product() = default;
+  product(__half h) noexcept : __half(h), a(h), b(__half_raw{0x3c00}) {}
+  product(__half rounded, __half x, __half y) noexcept : __half(rounded), a(x), b(y) {}
+};
+/// __hmul2 and `*` on pairs: each half a product.
+struct product2 : __half2 {
+  __half2 a, b;
+  product2() = default;
+  product2(__half2 h) noexcept : __half2(h), a(h), b(__half_raw{0x3c00}, __half_raw{0x3c00}) {}
+  product2(__half2 rounded, __half2 x, __half2 y) noexcept : __half2(rounded), a(x), b(y) {}
+};
+inline __half neg(__half h) noexcept { return __half_raw{static_cast<unsigned short>(__half_as_ushort(h) ^ 0x8000u)}; }
+/// (-)p + c, rounded once. A product whose value was changed since through a reference to its
+/// __half (`p += c`, a store through a __half*) no longer is its factors' product: it adds as the
+/// __half it holds.
+inline __half contract(const product& p, bool negate, __half c) noexcept {
+  const __half value = p;
+  if (__half_as_ushort(value) != __half_as_ushort(rn(__half2float(p.a) * __half2float(p.b))))
+    return rn((negate ? -__half2float(value) : __half2float(value)) + __half2float(c));
+  return fused(negate ? neg(p.a) : p.a, p.b, c);
+}
+inline product low(const product2& p) noexcept { return {p.x, p.a.x, p.b.x}; }
+inline product high(const product2& p) noexcept { return {p.y, p.a.y, p.b.y}; }
 }  // namespace cusim::detail::fp16
 
 inline __half __hadd(__half a, __half b) noexcept { return cusim::detail::fp16::rn(__half2float(a) + __half2float(b)); }
 inline __half __hsub(__half a, __half b) noexcept { return cusim::detail::fp16::rn(__half2float(a) - __half2float(b)); }
-inline __half __hmul(__half a, __half b) noexcept { return cusim::detail::fp16::rn(__half2float(a) * __half2float(b)); }
+inline cusim::detail::fp16::product __hmul(__half a, __half b) noexcept {
+  return {cusim::detail::fp16::rn(__half2float(a) * __half2float(b)), a, b};
+}
+/// a / b as NVIDIA's __hdiv computes it, a * rcp.approx(b) in float rounded to half: with the
+/// reciprocal correctly rounded this is the correctly rounded quotient for every pair of halves
+/// (checked exhaustively), so the quotient in float, rounded to half, is the same.
 inline __half __hdiv(__half a, __half b) noexcept { return cusim::detail::fp16::rn(__half2float(a) / __half2float(b)); }
-inline __half __hfma(__half a, __half b, __half c) noexcept {
-  return __half_raw{cusim::detail::fp16::fma(__half2float(a), __half2float(b), __half2float(c))};
+inline __half __hfma(__half a, __half b, __half c) noexcept { return cusim::detail::fp16::fused(a, b, c); }
+// Contracted: a product straight into an addition or a subtraction (the first product of two).
+inline __half __hadd(cusim::detail::fp16::product p, __half c) noexcept { return cusim::detail::fp16::contract(p, false, c); }
+inline __half __hadd(__half c, cusim::detail::fp16::product p) noexcept { return cusim::detail::fp16::contract(p, false, c); }
+inline __half __hadd(cusim::detail::fp16::product p, cusim::detail::fp16::product q) noexcept {
+  return cusim::detail::fp16::contract(p, false, q);
+}
+inline __half __hsub(cusim::detail::fp16::product p, __half c) noexcept {
+  return cusim::detail::fp16::contract(p, false, cusim::detail::fp16::neg(c));
+}
+inline __half __hsub(__half c, cusim::detail::fp16::product p) noexcept { return cusim::detail::fp16::contract(p, true, c); }
+inline __half __hsub(cusim::detail::fp16::product p, cusim::detail::fp16::product q) noexcept {
+  return cusim::detail::fp16::contract(p, false, cusim::detail::fp16::neg(q));
 }
 inline __half __hadd_rn(__half a, __half b) noexcept { return __hadd(a, b); }
 inline __half __hsub_rn(__half a, __half b) noexcept { return __hsub(a, b); }
-inline __half __hmul_rn(__half a, __half b) noexcept { return __hmul(a, b); }
+inline __half __hmul_rn(__half a, __half b) noexcept { return cusim::detail::fp16::rn(__half2float(a) * __half2float(b)); }
 inline __half __hadd_sat(__half a, __half b) noexcept { return cusim::detail::fp16::saturate(__hadd(a, b)); }
 inline __half __hsub_sat(__half a, __half b) noexcept { return cusim::detail::fp16::saturate(__hsub(a, b)); }
 inline __half __hmul_sat(__half a, __half b) noexcept { return cusim::detail::fp16::saturate(__hmul(a, b)); }
@@ -340,8 +394,10 @@ CUSIM_HALF_MATH(hrint, std::nearbyint(x))
   inline __half2 name(__half2 a, __half2 b) noexcept { return {one(a.x, b.x), one(a.y, b.y)}; }
 CUSIM_HALF2_BINARY(__hadd2, __hadd)
 CUSIM_HALF2_BINARY(__hsub2, __hsub)
-CUSIM_HALF2_BINARY(__hmul2, __hmul)
 CUSIM_HALF2_BINARY(__h2div, __hdiv)
+CUSIM_HALF2_BINARY(__hadd2_rn, __hadd_rn)
+CUSIM_HALF2_BINARY(__hsub2_rn, __hsub_rn)
+CUSIM_HALF2_BINARY(__hmul2_rn, __hmul_rn)
 CUSIM_HALF2_BINARY(__hadd2_sat, __hadd_sat)
 CUSIM_HALF2_BINARY(__hsub2_sat, __hsub_sat)
 CUSIM_HALF2_BINARY(__hmul2_sat, __hmul_sat)
@@ -365,6 +421,32 @@ CUSIM_HALF2_UNARY(h2rint, hrint)
 #undef CUSIM_HALF2_UNARY
 #undef CUSIM_HALF2_BINARY
 inline __half2 __hfma2(__half2 a, __half2 b, __half2 c) noexcept { return {__hfma(a.x, b.x, c.x), __hfma(a.y, b.y, c.y)}; }
+inline cusim::detail::fp16::product2 __hmul2(__half2 a, __half2 b) noexcept {
+  return {{__hmul(a.x, b.x), __hmul(a.y, b.y)}, a, b};
+}
+// Contracted, as __hadd and __hsub, half by half.
+#define CUSIM_HALF2_CONTRACTED(name, one, P, C)                                                                 \
+  inline __half2 name(P p, C c) noexcept {                                                                   \
+    using namespace cusim::detail::fp16;                                                                     \
+    return {one(low(p), c.x), one(high(p), c.y)};                                                            \
+  }
+#define CUSIM_HALF2_CONTRACTED_R(name, one)                                                                    \
+  inline __half2 name(__half2 c, cusim::detail::fp16::product2 p) noexcept {                                \
+    using namespace cusim::detail::fp16;                                                                     \
+    return {one(c.x, low(p)), one(c.y, high(p))};                                                            \
+  }
+CUSIM_HALF2_CONTRACTED(__hadd2, __hadd, cusim::detail::fp16::product2, __half2)
+CUSIM_HALF2_CONTRACTED(__hsub2, __hsub, cusim::detail::fp16::product2, __half2)
+CUSIM_HALF2_CONTRACTED_R(__hadd2, __hadd)
+CUSIM_HALF2_CONTRACTED_R(__hsub2, __hsub)
+inline __half2 __hadd2(cusim::detail::fp16::product2 p, cusim::detail::fp16::product2 q) noexcept {
+  return __hadd2(p, static_cast<__half2>(q));
+}
+inline __half2 __hsub2(cusim::detail::fp16::product2 p, cusim::detail::fp16::product2 q) noexcept {
+  return __hsub2(p, static_cast<__half2>(q));
+}
+#undef CUSIM_HALF2_CONTRACTED
+#undef CUSIM_HALF2_CONTRACTED_R
 inline __half2 __hfma2_sat(__half2 a, __half2 b, __half2 c) noexcept {
   return {__hfma_sat(a.x, b.x, c.x), __hfma_sat(a.y, b.y, c.y)};
 }
@@ -391,15 +473,31 @@ CUSIM_HALF2_COMPARE(gtu)
 CUSIM_HALF2_COMPARE(geu)
 #undef CUSIM_HALF2_COMPARE
 
-// Operators, as CUDA defines them for C++.
+// Operators, as CUDA defines them for C++ (through __hadd, __hmul, ...: contracted alike).
 inline __half operator+(const __half& a, const __half& b) noexcept { return __hadd(a, b); }
 inline __half operator-(const __half& a, const __half& b) noexcept { return __hsub(a, b); }
-inline __half operator*(const __half& a, const __half& b) noexcept { return __hmul(a, b); }
+inline cusim::detail::fp16::product operator*(const __half& a, const __half& b) noexcept { return __hmul(a, b); }
 inline __half operator/(const __half& a, const __half& b) noexcept { return __hdiv(a, b); }
 inline __half& operator+=(__half& a, const __half& b) noexcept { return a = __hadd(a, b); }
 inline __half& operator-=(__half& a, const __half& b) noexcept { return a = __hsub(a, b); }
 inline __half& operator*=(__half& a, const __half& b) noexcept { return a = __hmul(a, b); }
 inline __half& operator/=(__half& a, const __half& b) noexcept { return a = __hdiv(a, b); }
+// A product on either side of + and -, and a product variable updated in place (it stays one).
+#define CUSIM_HALF_CONTRACTED(T, P, add, sub, mul)                                             \
+  inline T operator+(const P& p, const T& c) noexcept { return add(p, c); }                     \
+  inline T operator+(const T& c, const P& p) noexcept { return add(c, p); }                     \
+  inline T operator+(const P& p, const P& q) noexcept { return add(p, q); }                     \
+  inline T operator-(const P& p, const T& c) noexcept { return sub(p, c); }                     \
+  inline T operator-(const T& c, const P& p) noexcept { return sub(c, p); }                     \
+  inline T operator-(const P& p, const P& q) noexcept { return sub(p, q); }                     \
+  inline T& operator+=(T& c, const P& p) noexcept { return c = add(c, p); }                      \
+  inline T& operator-=(T& c, const P& p) noexcept { return c = sub(c, p); }                      \
+  inline P& operator+=(P& p, const T& c) noexcept { return p = add(p, c); }                      \
+  inline P& operator+=(P& p, const P& q) noexcept { return p = add(p, q); }                      \
+  inline P& operator-=(P& p, const T& c) noexcept { return p = sub(p, c); }                      \
+  inline P& operator-=(P& p, const P& q) noexcept { return p = sub(p, q); }                      \
+  inline P& operator*=(P& p, const T& c) noexcept { return p = mul(p, c); }
+CUSIM_HALF_CONTRACTED(__half, cusim::detail::fp16::product, __hadd, __hsub, __hmul)
 inline __half operator+(const __half& a) noexcept { return a; }
 inline __half operator-(const __half& a) noexcept { return __hneg(a); }
 inline __half& operator++(__half& a) noexcept { return a = __hadd(a, __ushort_as_half(0x3c00)); }
@@ -423,13 +521,15 @@ inline bool operator>=(const __half& a, const __half& b) noexcept { return __hge
 
 inline __half2 operator+(const __half2& a, const __half2& b) noexcept { return __hadd2(a, b); }
 inline __half2 operator-(const __half2& a, const __half2& b) noexcept { return __hsub2(a, b); }
-inline __half2 operator*(const __half2& a, const __half2& b) noexcept { return __hmul2(a, b); }
+inline cusim::detail::fp16::product2 operator*(const __half2& a, const __half2& b) noexcept { return __hmul2(a, b); }
 inline __half2 operator/(const __half2& a, const __half2& b) noexcept { return __h2div(a, b); }
 inline __half2& operator+=(__half2& a, const __half2& b) noexcept { return a = __hadd2(a, b); }
 inline __half2& operator-=(__half2& a, const __half2& b) noexcept { return a = __hsub2(a, b); }
 inline __half2& operator*=(__half2& a, const __half2& b) noexcept { return a = __hmul2(a, b); }
 inline __half2& operator/=(__half2& a, const __half2& b) noexcept { return a = __h2div(a, b); }
 inline __half2 operator-(const __half2& a) noexcept { return __hneg2(a); }
+CUSIM_HALF_CONTRACTED(__half2, cusim::detail::fp16::product2, __hadd2, __hsub2, __hmul2)
+#undef CUSIM_HALF_CONTRACTED
 inline bool operator==(const __half2& a, const __half2& b) noexcept { return __hbeq2(a, b); }
 inline bool operator!=(const __half2& a, const __half2& b) noexcept { return __hbneu2(a, b); }
 
