@@ -33,11 +33,11 @@ TEST_CASE("bad launch configurations fail with CUDA's error codes") {
     }
     return cudaSuccess;
   };
-  CHECK(code_of({dim3(1), dim3(1025)}) == cudaErrorInvalidConfiguration);
-  CHECK(code_of({dim3(1), dim3(32, 32, 2)}) == cudaErrorInvalidConfiguration);
-  CHECK(code_of({dim3(1), dim3(1, 1, 65)}) == cudaErrorInvalidConfiguration);
-  CHECK(code_of({dim3(0), dim3(32)}) == cudaErrorInvalidConfiguration);
-  CHECK(code_of({dim3(1, 65536), dim3(32)}) == cudaErrorInvalidConfiguration);
+  CHECK(code_of({dim3(1), dim3(1025)}) == bad_launch_configuration);
+  CHECK(code_of({dim3(1), dim3(32, 32, 2)}) == bad_launch_configuration);
+  CHECK(code_of({dim3(1), dim3(1, 1, 65)}) == bad_launch_configuration);
+  CHECK(code_of({dim3(0), dim3(32)}) == bad_launch_configuration);
+  CHECK(code_of({dim3(1, 65536), dim3(32)}) == bad_launch_configuration);
   CHECK(code_of({dim3(1), dim3(32), 1 << 20}) == cudaErrorInvalidValue);
   CHECK(code_of({dim3(1), dim3(1024)}) == cudaSuccess);
   CHECK(cudaGetLastError() == cudaSuccess);
@@ -491,3 +491,13 @@ TEST_CASE("after uniform barriers, divergence, a division by zero and an overrun
 }
 
 #endif
+
+TEST_CASE("a launch reports its own error, and leaves an earlier one pending for its caller") {
+  cusim::device_array<int> out(1);
+  CHECK(cudaSetDevice(99) == cudaErrorInvalidDevice);  // pending until cudaGetLastError
+  cusim::launch(noop, 1, 32, out);                       // works: not the earlier call's error
+  cusim::synchronize();
+  CHECK(out.copy_to_host()[0] == 1);
+  CHECK(cudaGetLastError() == cudaErrorInvalidDevice);
+  CHECK(cudaGetLastError() == cudaSuccess);
+}
