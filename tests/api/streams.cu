@@ -174,7 +174,10 @@ TEST_CASE("the legacy default stream waits for blocking streams, not for non-blo
   CHECK(cudaStreamDestroy(nonblocking) == cudaSuccess);
 }
 
-TEST_CASE("async copies and memsets check their arguments at once") {
+// The simulator knows each allocation's size and each stream's life; a GPU does not check them:
+// there the copy overruns the host vector and the memset the device array, and the stream is
+// used after its destruction (the H100 run crashed in this case).
+TEST_CASE("async copies and memsets check their arguments at once" * doctest::skip(!on_simulator)) {
   cusim::device_array<int> d(16);
   std::vector<int> h(16);
   cudaStream_t s;
