@@ -548,8 +548,8 @@ class CudaArch(unittest.TestCase):
 
     def test_the_driver_picks_the_architecture_the_simulated_sm_80_runs(self):
         import driver
-        def arch(*args):
-            return driver.cuda_arch(driver.parse(list(args) + ["x.cu"]))
+        def arch(*args, device=None):
+            return driver.cuda_arch(driver.parse(list(args) + ["x.cu"]), {"CUSIM_DEVICE": device} if device else {})
         self.assertEqual(arch(), 750)  # nvcc 13's default sm_75
         self.assertEqual(arch("-arch=sm_80"), 800)
         self.assertEqual(arch("-gencode", "arch=compute_70,code=sm_70", "-gencode", "arch=compute_90,code=sm_90",
@@ -558,6 +558,13 @@ class CudaArch(unittest.TestCase):
         self.assertEqual(arch("-arch=sm_90"), 900)  # nothing the device can run: the lowest listed
         self.assertEqual(arch("-arch=native"), 800)
         self.assertEqual(arch("--gpu-architecture=all"), 800)
+        # CUSIM_DEVICE in the build's environment: the device the program will run on.
+        samples = "--generate-code=arch=compute_75,code=sm_75 --generate-code=arch=compute_90,code=sm_90".split()
+        self.assertEqual(arch(*samples, device="h100"), 900)
+        self.assertEqual(arch(*samples, device="a100"), 750)
+        self.assertEqual(arch(*samples, device="v100"), 750)  # nothing it can run: the lowest listed
+        self.assertEqual(arch("-arch=native", device="t4"), 750)
+        self.assertEqual(arch("-arch=sm_80", device="unknown"), 800)
 
 
 CAST = "::cusim::detail::gpu_cast"

@@ -466,13 +466,19 @@ def cxx_std(o):
     return f"-std={flavour}++{year}" if order[year] > 20 else f"-std={flavour}++20"
 
 
-def cuda_arch(o):
+# CUSIM_DEVICE's profiles (simulator/settings.cpp) and their architectures.
+DEVICE_ARCHS = {"a100": 80, "h100": 90, "v100": 70, "t4": 75}
+
+
+def cuda_arch(o, environ=os.environ):
     """__CUDA_ARCH__ as the simulated device's code sees it. nvcc compiles device code once per
-    architecture listed and the runtime runs the highest one the device can (not above its own);
-    the simulated device is an sm_80 (an A100): the highest listed architecture up to 80, else
-    the lowest listed (as if the device ran it), with no -arch nvcc 13's default sm_75, and
-    with -arch=native, all or all-major 80 itself. Times ten: 800."""
-    device = 80
+    architecture listed and the runtime runs the highest one the device can (not above its own).
+    The device is the one CUSIM_DEVICE names in the build's environment (a100, h100, v100, t4, as
+    the simulator reads it at run time), by default an sm_80 (an A100): the highest listed
+    architecture up to the device's, else the lowest listed (as if the device ran it); with no
+    -arch nvcc 13's default sm_75; with -arch=native, all or all-major the device's own. Times ten:
+    800."""
+    device = DEVICE_ARCHS.get(environ.get("CUSIM_DEVICE", ""), 80)
     archs = sorted({int(a) for a in o.archs or ([] if o.arch_native else [DEFAULT_ARCH])})
     if o.arch_native:
         archs.append(device)
