@@ -871,23 +871,34 @@ class _Rewriter:
         self.prefix = {}
         self.suffix = {}
         for lo, hi, _ in self.device_bodies:
-            for k in range(lo + 1, hi):
-                tok = self.t[k]
-                if k in self.protected or k in self.done:
-                    continue
-                if tok.kind == "punct" and tok.text == "(":
-                    self.c_style_cast(k, lo, hi)
-                elif tok.kind == "id" and tok.text == "static_cast":
-                    self.static_cast(k, hi)
-                elif tok.kind == "id" and (tok.text in _INT_TYPEDEFS or tok.text in _INT_BUILTIN):
-                    self.functional_cast(k, lo, hi)
-            for k in range(lo + 1, hi):
-                if self.t[k].kind == "punct" and self.t[k].text in "<>" and k not in self.protected and k not in self.done:
-                    self.shift(k, lo, hi)
+            saved = self.out[lo:hi + 1]
+            try:
+                self.device_operations_in(lo, hi)
+            except (IndexError, RecursionError):  # a construct this reading cannot follow: left as it is
+                self.out[lo:hi + 1] = saved
+                for table in (self.prefix, self.suffix):
+                    for k in [k for k in table if lo <= k <= hi]:
+                        del table[k]
         for k, text in self.prefix.items():
             self.out[k] = text + self.out[k]
         for k, text in self.suffix.items():
             self.out[k] = self.out[k] + text
+
+    def device_operations_in(self, lo, hi):
+        """The casts, then the shifts, of the body from the { at lo to the } at hi."""
+        for k in range(lo + 1, hi):
+            tok = self.t[k]
+            if k in self.protected or k in self.done:
+                continue
+            if tok.kind == "punct" and tok.text == "(":
+                self.c_style_cast(k, lo, hi)
+            elif tok.kind == "id" and tok.text == "static_cast":
+                self.static_cast(k, hi)
+            elif tok.kind == "id" and (tok.text in _INT_TYPEDEFS or tok.text in _INT_BUILTIN):
+                self.functional_cast(k, lo, hi)
+        for k in range(lo + 1, hi):
+            if self.t[k].kind == "punct" and self.t[k].text in "<>" and k not in self.protected and k not in self.done:
+                self.shift(k, lo, hi)
 
     def untouched(self, a, b):
         """Tokens a..b hold no directive and nothing an earlier rewrite replaced."""
