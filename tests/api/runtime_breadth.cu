@@ -89,11 +89,9 @@ TEST_CASE("versions, device flags, limits, peers and stream priorities are repor
   CHECK(limit == 4 << 20);
   CHECK(cudaDeviceGetLimit(&limit, cudaLimitMallocHeapSize) == cudaSuccess);
   CHECK(limit > 0);
-  // A limit CUDA does not know: an H100 with CUDA 13 answers cudaErrorInvalidValue
-  // (gpu-truth/semantics.h100.txt); the simulator still answers cudaErrorUnsupportedLimit.
-  const cudaError_t unknown_limit = on_simulator ? cudaErrorUnsupportedLimit : cudaErrorInvalidValue;
-  CHECK(cudaDeviceSetLimit(static_cast<cudaLimit>(99), 1) == unknown_limit);
-  CHECK(cudaDeviceGetLimit(&limit, static_cast<cudaLimit>(99)) == unknown_limit);
+  // A limit CUDA does not know is an invalid value (CUDA 13 on an H100: gpu-truth/semantics.h100.txt).
+  CHECK(cudaDeviceSetLimit(static_cast<cudaLimit>(99), 1) == cudaErrorInvalidValue);
+  CHECK(cudaDeviceGetLimit(&limit, static_cast<cudaLimit>(99)) == cudaErrorInvalidValue);
 
   int can = -1;
   CHECK(cudaDeviceCanAccessPeer(&can, 0, 0) == cudaSuccess);
@@ -201,13 +199,9 @@ TEST_CASE("the occupancy calculator gives the simulated device's figures") {
     CHECK(dynamic == 164 * 1024 / 4);
   }
   CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, fill_value, 0, 0) == cudaErrorInvalidValue);
-  if (on_simulator) {
-    CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, fill_value, 2048, 0) == cudaErrorInvalidValue);
-  } else {  // an H100 answers that no such block fits (gpu-truth/semantics.h100.txt)
-    blocks = -1;
-    CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, fill_value, 2048, 0) == cudaSuccess);
-    CHECK(blocks == 0);
-  }
+  blocks = -1;  // a block larger than the device allows fits 0 times, as an H100 answers (gpu-truth/semantics.h100.txt)
+  CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, fill_value, 2048, 0) == cudaSuccess);
+  CHECK(blocks == 0);
   CHECK(cudaOccupancyMaxPotentialBlockSize(static_cast<int*>(nullptr), &block, fill_value) == cudaErrorInvalidValue);
   (void)cudaGetLastError();
 }

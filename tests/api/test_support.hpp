@@ -17,11 +17,6 @@ inline constexpr bool kernel_faults_are_checked =
     false;
 #endif
 inline constexpr bool on_simulator = CUSIM_BACKEND_IS_SIM();
-/// The code of a launch whose grid or block is out of range or empty: CUDA 13 on an H100 answers
-/// cudaErrorInvalidValue (gpu-truth/semantics.h100.txt, "launch configurations"); the simulator
-/// still answers cudaErrorInvalidConfiguration.
-inline constexpr cudaError_t bad_launch_configuration =
-    on_simulator ? cudaErrorInvalidConfiguration : cudaErrorInvalidValue;
 /// AddressSanitizer and UBSan report wild pointers, stack overflows and divisions by zero
 /// themselves (and abort): the tests of the simulator's own reports of them are skipped. Under
 /// ThreadSanitizer the simulator's signal handlers run as usual.
