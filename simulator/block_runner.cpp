@@ -3,6 +3,7 @@
 #include "block_runner.hpp"
 
 #include "debugger.hpp"
+#include "device.hpp"
 #include "diagnostics.hpp"
 #include "fault_signals.hpp"
 #include "fiber_pool.hpp"
@@ -195,7 +196,8 @@ void block_context::reset(block_runner& r, launch_state& l, std::uint64_t linear
   ready.clear();
   ready_head = 0;
   checker = l.checker.get();
-  shared.reset(cfg.shared_bytes, checker ? shared_memory::checked_poison : shared_memory::poison);
+  shared.reset(cfg.shared_bytes, checker ? shared_memory::checked_poison : shared_memory::poison,
+               l.kernel ? block_shared_limit(*l.kernel) : shared_memory::limit_bytes);
   if (checker) checker->block_started(*this);
 }
 
@@ -863,7 +865,7 @@ void* block_runner::bind_shared(thread_record& self, const void* key, const deta
                                 std::size_t bytes, std::size_t align) {
   if (void* p = block_->shared.bind(key, site, bytes, align)) return p;
   raise_fault(shared_memory_exceeded_error(self.thread_idx, self.block->block_idx, block_->shared.requested(),
-                                           shared_memory::limit_bytes, site));
+                                           block_->shared.limit(), site));
 }
 
 void block_runner::abandon(thread_record& self, const signal_fault& fault) noexcept {

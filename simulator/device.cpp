@@ -22,6 +22,7 @@ struct profile {
   int multiprocessors;
   std::size_t global_gib;
   int shared_per_multiprocessor_kib;
+  int shared_per_block_optin_kib;  // cudaFuncAttributeMaxDynamicSharedMemorySize's ceiling
   int threads_per_multiprocessor;
   int blocks_per_multiprocessor;
   int clock_khz, memory_clock_khz, bus_width;
@@ -30,12 +31,12 @@ struct profile {
 
 profile profile_of(device_profile p) {
   switch (p) {
-    case device_profile::h100: return {"NVIDIA H100 80GB HBM3", 9, 0, 132, 80, 228, 2048, 32, 1980000, 2619000, 5120, 50};
-    case device_profile::v100: return {"Tesla V100-SXM2-16GB", 7, 0, 80, 16, 96, 2048, 32, 1530000, 877000, 4096, 6};
-    case device_profile::t4: return {"Tesla T4", 7, 5, 40, 16, 64, 1024, 16, 1590000, 5001000, 256, 4};
+    case device_profile::h100: return {"NVIDIA H100 80GB HBM3", 9, 0, 132, 80, 228, 227, 2048, 32, 1980000, 2619000, 5120, 50};
+    case device_profile::v100: return {"Tesla V100-SXM2-16GB", 7, 0, 80, 16, 96, 96, 2048, 32, 1530000, 877000, 4096, 6};
+    case device_profile::t4: return {"Tesla T4", 7, 5, 40, 16, 64, 64, 1024, 16, 1590000, 5001000, 256, 4};
     case device_profile::a100: break;
   }
-  return {"NVIDIA A100-SXM4-40GB", 8, 0, 108, 40, 164, 2048, 32, 1410000, 1215000, 5120, 40};
+  return {"NVIDIA A100-SXM4-40GB", 8, 0, 108, 40, 164, 163, 2048, 32, 1410000, 1215000, 5120, 40};
 }
 
 }  // namespace
@@ -50,9 +51,9 @@ cudaDeviceProp properties_of(device_profile which) {
   cudaDeviceProp p{};
   std::snprintf(p.name, sizeof p.name, "cusim simulated %s (sm_%d%d)", f.name, f.major, f.minor);
   p.totalGlobalMem = f.global_gib << 30;
-  // Like a GPU without cudaFuncAttributeMaxDynamicSharedMemorySize: 48 KiB per block on all.
+  // 48 KiB per block, more for a kernel given it with cudaFuncAttributeMaxDynamicSharedMemorySize.
   p.sharedMemPerBlock = shared_memory::limit_bytes;
-  p.sharedMemPerBlockOptin = shared_memory::limit_bytes;
+  p.sharedMemPerBlockOptin = static_cast<std::size_t>(f.shared_per_block_optin_kib) * 1024;
   p.sharedMemPerMultiprocessor = static_cast<std::size_t>(f.shared_per_multiprocessor_kib) * 1024;
   p.regsPerBlock = 65536;
   p.regsPerMultiprocessor = 65536;
@@ -110,27 +111,37 @@ cudaDeviceProp properties_of(device_profile which) {
 }
 
 // The C++ API reports by exception and, like its CUDA backend (which consumes the launch
-// error), leaves no last error behind.
+// error), leaves no last error behind. Every bad configuration is cudaErrorInvalidValue, as CUDA
+// 13 answers on an H100 (gpu-truth/semantics.h100.txt, "launch configurations").
 void validate_launch(const launch_config& c, const kernel_info& kernel) {
   const cudaDeviceProp& p = device_properties();
   const dim3 b = c.block, g = c.grid;
   const unsigned long long threads = 1ull * b.x * b.y * b.z;
   if (b.x == 0 || b.y == 0 || b.z == 0)
-    throw launch_rejection(cudaErrorInvalidConfiguration, zero_dimension_reason("block", b));
+    throw launch_rejection(cudaErrorInvalidValue, zero_dimension_reason("block", b));
   if (b.x > unsigned(p.maxThreadsDim[0]) || b.y > unsigned(p.maxThreadsDim[1]) || b.z > unsigned(p.maxThreadsDim[2]))
-    throw launch_rejection(cudaErrorInvalidConfiguration, block_axis_limit_reason(b, p.maxThreadsDim));
+    throw launch_rejection(cudaErrorInvalidValue, block_axis_limit_reason(b, p.maxThreadsDim));
   if (threads > unsigned(p.maxThreadsPerBlock))
-    throw launch_rejection(cudaErrorInvalidConfiguration, block_thread_limit_reason(b, threads, p.maxThreadsPerBlock));
+    throw launch_rejection(cudaErrorInvalidValue, block_thread_limit_reason(b, threads, p.maxThreadsPerBlock));
   if (g.x == 0 || g.y == 0 || g.z == 0)
-    throw launch_rejection(cudaErrorInvalidConfiguration, zero_dimension_reason("grid", g));
+    throw launch_rejection(cudaErrorInvalidValue, zero_dimension_reason("grid", g));
   if (g.x > unsigned(p.maxGridSize[0]) || g.y > unsigned(p.maxGridSize[1]) || g.z > unsigned(p.maxGridSize[2]))
-    throw launch_rejection(cudaErrorInvalidConfiguration, grid_limit_reason(g, p.maxGridSize));
-  if (c.shared_bytes > p.sharedMemPerBlock)
-    throw launch_rejection(cudaErrorInvalidValue, dynamic_shared_limit_reason(c.shared_bytes, p.sharedMemPerBlock));
+    throw launch_rejection(cudaErrorInvalidValue, grid_limit_reason(g, p.maxGridSize));
+  const long long opted = kernel.max_dynamic_shared.load(std::memory_order_relaxed);
+  const std::size_t dynamic_limit = opted >= 0 ? static_cast<std::size_t>(opted) : p.sharedMemPerBlock;
+  if (c.shared_bytes > dynamic_limit)
+    throw launch_rejection(cudaErrorInvalidValue, dynamic_shared_limit_reason(c.shared_bytes, dynamic_limit));
   if (const std::size_t fixed = kernel.static_shared_bytes.load(std::memory_order_relaxed);
-      fixed + c.shared_bytes > p.sharedMemPerBlock)
-    throw launch_rejection(cudaErrorInvalidValue, shared_limit_reason(fixed, c.shared_bytes, p.sharedMemPerBlock));
+      fixed + c.shared_bytes > block_shared_limit(kernel))
+    throw launch_rejection(cudaErrorInvalidValue, shared_limit_reason(fixed, c.shared_bytes, block_shared_limit(kernel)));
   if (!stream_is_valid(c.stream)) throw launch_rejection(cudaErrorInvalidResourceHandle, dead_stream_reason());
+}
+
+std::size_t block_shared_limit(const kernel_info& kernel) {
+  const cudaDeviceProp& p = device_properties();
+  return kernel.max_dynamic_shared.load(std::memory_order_relaxed) > static_cast<long long>(p.sharedMemPerBlock)
+             ? p.sharedMemPerBlockOptin
+             : p.sharedMemPerBlock;
 }
 
 int max_blocks_per_multiprocessor(unsigned threads, std::size_t shared_bytes) {

@@ -449,9 +449,9 @@ std::string shift_report(uint3 tid, uint3 ctaid, bool in_kernel, long long count
                           format_site(site));
 }
 
-std::string division_report(uint3 tid, uint3 ctaid, bool in_kernel, division_case what, const code_place& place,
+std::string division_report(uint3 tid, uint3 ctaid, bool in_kernel, bool overflow, const code_place& place,
                             std::uintptr_t pc) {
-  std::string text = what == division_case::by_zero
+  std::string text = !overflow
                          ? std::string("integer division by zero is undefined behaviour in C++; continuing with "
                                        "the GPU's result (quotient and remainder with every bit set)")
                          : std::string("integer division overflow (the most negative value divided by -1) is "

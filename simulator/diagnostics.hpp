@@ -4,7 +4,6 @@
 // cusim/detail/fault_text.hpp). The runners decide when to report and pass the facts here.
 #pragma once
 
-#include "gpu_defined.hpp"
 #include "signal_fault.hpp"
 #include "symbolizer.hpp"
 
@@ -161,7 +160,7 @@ std::string conversion_report(uint3 tid, uint3 ctaid, bool in_kernel, double val
                               bool is_signed, long long result, const detail::source_location& site);
 std::string shift_report(uint3 tid, uint3 ctaid, bool in_kernel, long long count, int bits, bool left,
                          const detail::source_location& site);
-std::string division_report(uint3 tid, uint3 ctaid, bool in_kernel, division_case what, const code_place& place,
+std::string division_report(uint3 tid, uint3 ctaid, bool in_kernel, bool overflow, const code_place& place,
                             std::uintptr_t pc);
 /// A kernel-only facility (`what`) called from host code.
 std::logic_error outside_kernel_error(std::string_view what);

@@ -82,6 +82,8 @@ cudaError_t cudaLaunchCooperativeKernel(const void* kernel, dim3 grid, dim3 bloc
 cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attributes, const void* kernel) {
   if (attributes == nullptr) return fail(cudaErrorInvalidValue);
   if (kernel == nullptr) return fail(cudaErrorInvalidDeviceFunction);
+  // Not a kernel the program registered (CUDA 13 on an H100: gpu-truth/semantics.h100.txt).
+  if (cusim::sim::binder_for(kernel) == nullptr) return fail(cudaErrorInvalidResourceHandle);
   const cudaDeviceProp& p = cusim::sim::device_properties();
   const std::size_t fixed = cusim::sim::kernel_info_of(kernel).static_shared_bytes.load(std::memory_order_relaxed);
   cusim::sim::function_settings settings;
@@ -103,6 +105,7 @@ cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attributes, const void* ke
 
 cudaError_t cudaFuncSetAttribute(const void* kernel, cudaFuncAttribute attr, int value) {
   if (kernel == nullptr) return fail(cudaErrorInvalidDeviceFunction);
+  if (cusim::sim::binder_for(kernel) == nullptr) return fail(cudaErrorInvalidResourceHandle);
   const cudaDeviceProp& p = cusim::sim::device_properties();
   std::lock_guard lock(cusim::sim::registry().mutex);
   cusim::sim::function_settings& settings = cusim::sim::registry().settings[kernel];
@@ -111,6 +114,7 @@ cudaError_t cudaFuncSetAttribute(const void* kernel, cudaFuncAttribute attr, int
       const std::size_t fixed = cusim::sim::kernel_info_of(kernel).static_shared_bytes.load(std::memory_order_relaxed);
       if (value < 0 || static_cast<std::size_t>(value) + fixed > p.sharedMemPerBlockOptin) return fail(cudaErrorInvalidValue);
       settings.max_dynamic_shared = value;
+      cusim::sim::kernel_info_of(kernel).max_dynamic_shared.store(value, std::memory_order_relaxed);
       return cudaSuccess;
     }
     case cudaFuncAttributePreferredSharedMemoryCarveout:
@@ -139,8 +143,13 @@ cudaError_t cudaFuncSetCacheConfig(const void* kernel, cudaFuncCache config) {
 
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* blocks, const void* kernel, int block_size,
                                                                   std::size_t shared_bytes, unsigned flags) {
-  if (blocks == nullptr || !cusim::sim::valid_block_size(block_size) || flags > cudaOccupancyDisableCachingOverride)
+  if (blocks == nullptr || block_size <= 0 || flags > cudaOccupancyDisableCachingOverride)
     return fail(cudaErrorInvalidValue);
+  // A block larger than the device allows never fits: 0 blocks, and success (as on an H100).
+  if (!cusim::sim::valid_block_size(block_size)) {
+    *blocks = 0;
+    return cudaSuccess;
+  }
   // What the kernel's launches showed of its static shared memory counts too, as on a GPU.
   const std::size_t fixed =
       kernel ? cusim::sim::kernel_info_of(kernel).static_shared_bytes.load(std::memory_order_relaxed) : 0;

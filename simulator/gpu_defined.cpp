@@ -9,6 +9,7 @@
 
 #include "block_state.hpp"
 #include "diagnostics.hpp"
+#include "launch_state.hpp"
 #include "symbolizer.hpp"
 
 #include <cusim/backend/sim/unmodified.hpp>
@@ -16,6 +17,7 @@
 #include <signal.h>
 #include <ucontext.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <cstring>
@@ -51,19 +53,43 @@ bool first_at(const char* file, unsigned line, site_kind kind) {
 
 void print(const std::string& text) { detail::report_gpu_defined_behaviour(text); }
 
-// Pending division reports: stored by the signal handler (plain stores and one atomic increment),
-// read at the launch's end. A site already pending is not stored twice; past the table's size a
-// report is dropped (its line was reported by then in all but pathological kernels).
+// Pending division reports, by launch and instruction: stored by the signal handler (atomics
+// only), read when the launch's grid has run. Each keeps the lowest block and thread that trapped
+// there (block linear index * 1024 + thread linear index), so the report names the same thread
+// whatever the workers' timing. Past the table's size a report is dropped.
 struct pending_division {
-  std::atomic<bool> ready{false};
   std::atomic<std::uintptr_t> pc{0};
-  uint3 tid{}, ctaid{};
-  bool in_kernel = false;
-  division_case what{};
+  std::atomic<const void*> launch{nullptr};
+  std::atomic<std::uint64_t> lowest{~std::uint64_t{0}};
+  std::atomic<bool> overflow{false};
 };
 constexpr unsigned pending_capacity = 64;
 pending_division pending[pending_capacity];
-std::atomic<unsigned> pending_count{0};
+std::atomic<bool> any_pending{false};
+
+void keep_division(const void* launch, std::uintptr_t pc, std::uint64_t key, bool overflow) noexcept {
+  for (pending_division& p : pending) {
+    std::uintptr_t seen = p.pc.load(std::memory_order_acquire);
+    if (seen == 0 && p.pc.compare_exchange_strong(seen, pc, std::memory_order_acq_rel)) {
+      p.launch.store(launch, std::memory_order_release);
+      p.overflow.store(overflow, std::memory_order_relaxed);
+      seen = pc;
+    } else if (seen != pc || p.launch.load(std::memory_order_acquire) != launch) {
+      continue;
+    }
+    std::uint64_t low = p.lowest.load(std::memory_order_relaxed);
+    while (key < low && !p.lowest.compare_exchange_weak(low, key, std::memory_order_relaxed)) {
+    }
+    any_pending.store(true, std::memory_order_release);
+    return;
+  }
+}
+
+// The index `linear` of a grid or block of extent `d` as x, y, z.
+uint3 unflatten(std::uint64_t linear, dim3 d) {
+  return uint3{static_cast<unsigned>(linear % d.x), static_cast<unsigned>(linear / d.x % d.y),
+               static_cast<unsigned>(linear / (std::uint64_t{d.x} * d.y))};
+}
 
 #if defined(__x86_64__)
 // The general registers in ModRM/SIB order (REX extends to 8-15).
@@ -196,38 +222,40 @@ bool give_division_gpu_result(void* context, std::uintptr_t pc) noexcept {
   write_register(regs, REG_RDX, bits, r.remainder);
   regs[REG_RIP] = static_cast<greg_t>(pc + static_cast<std::uintptr_t>(length));
 
-  // Keep the report for the launch's end: plain stores only.
-  for (unsigned i = 0, n = std::min(pending_count.load(std::memory_order_relaxed), pending_capacity); i < n; ++i)
-    if (pending[i].pc.load(std::memory_order_relaxed) == pc) return true;
-  const unsigned slot = pending_count.fetch_add(1, std::memory_order_relaxed);
-  if (slot >= pending_capacity) return true;
-  pending_division& p = pending[slot];
-  p.pc.store(pc, std::memory_order_relaxed);
-  p.in_kernel = current_tag(p.tid, p.ctaid);
-  p.what = r.what;
-  p.ready.store(true, std::memory_order_release);
+  // Keep the report for the launch's end (atomics only).
+  const auto& t = *static_cast<const thread_record*>(detail::current_thread_);
+  const auto& block = *static_cast<const block_context*>(t.block);
+  keep_division(block.launch, pc, block.linear * 1024 + t.linear, r.what == division_case::overflow);
   return true;
 }
 #else
 bool give_division_gpu_result(void*, std::uintptr_t) noexcept { return false; }
 #endif
 
-void flush_division_reports() {
-  if (pending_count.load(std::memory_order_relaxed) == 0) return;
+void flush_division_reports(const launch_state& launch) {
+  if (!any_pending.load(std::memory_order_acquire)) return;
   static std::mutex flush_mutex;
   std::lock_guard lock(flush_mutex);
-  const unsigned n = std::min(pending_count.load(std::memory_order_acquire), pending_capacity);
-  for (unsigned i = 0; i < n; ++i) {
-    pending_division& p = pending[i];
-    if (!p.ready.load(std::memory_order_acquire)) continue;
-    const std::uintptr_t pc = p.pc.load(std::memory_order_relaxed);
+  // This launch's entries, merged by instruction (two workers may claim two entries for one).
+  for (pending_division& p : pending) {
+    const std::uintptr_t pc = p.pc.load(std::memory_order_acquire);
+    if (pc == 0 || p.launch.load(std::memory_order_acquire) != &launch) continue;
+    std::uint64_t lowest = ~std::uint64_t{0};
+    bool overflow = false;
+    for (pending_division& q : pending) {
+      if (q.pc.load(std::memory_order_acquire) != pc || q.launch.load(std::memory_order_acquire) != &launch) continue;
+      lowest = std::min(lowest, q.lowest.load(std::memory_order_relaxed));
+      overflow = overflow || q.overflow.load(std::memory_order_relaxed);
+      q.launch.store(nullptr, std::memory_order_relaxed);
+      q.lowest.store(~std::uint64_t{0}, std::memory_order_relaxed);
+      q.pc.store(0, std::memory_order_release);
+    }
     const code_place place = program_place_of(pc);
-    if (first_at(place.file.c_str(), place.line, division))
-      print(division_report(p.tid, p.ctaid, p.in_kernel, p.what, place, pc));
-    p.ready.store(false, std::memory_order_relaxed);
-    p.pc.store(0, std::memory_order_relaxed);
+    if (!first_at(place.file.c_str(), place.line, division)) continue;
+    const uint3 ctaid = unflatten(lowest / 1024, launch.config.grid);
+    const uint3 tid = unflatten(lowest % 1024, launch.config.block);
+    print(division_report(tid, ctaid, true, overflow, place, pc));
   }
-  pending_count.store(0, std::memory_order_release);
 }
 
 }  // namespace cusim::sim

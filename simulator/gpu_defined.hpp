@@ -23,7 +23,10 @@ division_result gpu_division(std::uint64_t dividend, std::uint64_t divisor, int 
 /// anything else. Signal-safe: plain stores.
 bool give_division_gpu_result(void* ucontext, std::uintptr_t pc) noexcept;
 
-/// Prints the division reports the handler kept (once per source line). At a launch's end.
-void flush_division_reports();
+struct launch_state;
+
+/// Prints the division reports the handler kept for `launch` (once per source line, naming the
+/// lowest block and thread that divided there), when its grid has run.
+void flush_division_reports(const launch_state& launch);
 
 }  // namespace cusim::sim

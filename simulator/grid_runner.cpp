@@ -164,7 +164,7 @@ std::exception_ptr run_grid(launch_state& launch) {
     }, &launch);
     happens_after(&launch.blocks);
   }
-  flush_division_reports();
+  flush_division_reports(launch);
   if (!launch.fault && launch.checker) return launch.checker->report();
   return launch.fault;
 }

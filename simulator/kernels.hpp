@@ -12,6 +12,9 @@ namespace cusim::sim {
 /// whose static plus dynamic shared memory exceeds the limit is refused before any thread runs.
 struct kernel_info {
   std::atomic<std::size_t> static_shared_bytes{0};
+  /// cudaFuncAttributeMaxDynamicSharedMemorySize as set, -1 while it was not (the default: what
+  /// is left of 48 KiB after static shared memory).
+  std::atomic<long long> max_dynamic_shared{-1};
 
   void note_static_shared(std::size_t bytes) noexcept {
     std::size_t seen = static_shared_bytes.load(std::memory_order_relaxed);

@@ -54,11 +54,11 @@ void memory_checker::block_barrier(block_context& b) noexcept { b.check_shadow.b
 
 void memory_checker::block_started(block_context& b) {
   shared_shadow& s = b.check_shadow;
-  if (race_ && !s.race) s.race.reset(new race_granule[shared_memory::limit_bytes / 4]());
-  if (init_ && !s.written) s.written = std::make_unique<std::uint32_t[]>(shared_memory::limit_bytes);
+  if (race_ && !s.race) s.race.reset(new race_granule[shared_memory::capacity_bytes / 4]());
+  if (init_ && !s.written) s.written = std::make_unique<std::uint32_t[]>(shared_memory::capacity_bytes);
   if (s.lane_sync.size() < 1024) s.lane_sync.assign(1024, 0);
   if (++s.generation == 0) {  // wrapped: forget every generation
-    std::fill_n(s.written.get(), init_ ? shared_memory::limit_bytes : 0, 0u);
+    std::fill_n(s.written.get(), init_ ? shared_memory::capacity_bytes : 0, 0u);
     s.generation = 1;
   }
   s.start_clock = tick();

@@ -40,7 +40,7 @@ block_context* current_block() {
 }
 
 bool in_shared(block_context& b, std::uintptr_t addr) {
-  return addr - reinterpret_cast<std::uintptr_t>(b.shared.base()) < shared_memory::limit_bytes;
+  return addr - reinterpret_cast<std::uintptr_t>(b.shared.base()) < shared_memory::capacity_bytes;
 }
 
 /// A fault of the access in the current kernel thread, reported after CUSIM_BREAK has stopped

@@ -8,6 +8,7 @@
 #include "capture.hpp"
 #include "copies.hpp"
 #include "device.hpp"
+#include "device_heap.hpp"
 #include "memory.hpp"
 #include "memory_checker.hpp"
 #include "streams.hpp"
@@ -15,6 +16,7 @@
 #include <cusim/host/launch.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -26,9 +28,22 @@ namespace cusim::sim {
 namespace {
 thread_local cudaError_t last_error = cudaSuccess;
 
+/// A kernel fault is sticky, as on a GPU: once a call has returned its code (a synchronisation
+/// first), cudaGetLastError and cudaPeekAtLastError return it too, until cudaDeviceReset.
+std::atomic<cudaError_t> observed_fault{cudaSuccess};
+
+cudaError_t observe(cudaError_t code) {
+  if (code != cudaSuccess) observed_fault.store(code, std::memory_order_relaxed);
+  return fail(code);
+}
+
 /// The sticky code of a kernel fault kept by `stream` (any stream, for nullptr).
-cudaError_t fault_code(cudaStream_t stream) { return fail(error_code(stream_fault(stream))); }
+cudaError_t fault_code(cudaStream_t stream) { return observe(error_code(stream_fault(stream))); }
 }  // namespace
+
+/// After a kernel fault every call that uses the device returns the fault's code until
+/// cudaDeviceReset, as on a GPU (its context is lost): cudaSuccess while none was kept.
+cudaError_t sticky_fault() { return fault_code(nullptr); }
 
 void set_last_error(cudaError_t code) noexcept {
   if (code != cudaSuccess) last_error = code;
@@ -84,6 +99,7 @@ cudaError_t allocate(void** ptr, std::size_t bytes, cusim::sim::allocation_kind 
                      const cusim::detail::source_location& site = {}, unsigned flags = 0, std::uintptr_t caller = 0) {
   if (ptr == nullptr) return fail(cudaErrorInvalidValue);
   *ptr = nullptr;
+  if (cudaError_t e = cusim::sim::sticky_fault(); e != cudaSuccess) return e;
   if (cudaError_t e = cusim::sim::unsafe_call_during_capture(); e != cudaSuccess) return fail(e);
   if (bytes == 0) return cudaSuccess;
   if (bytes > cusim::sim::device_properties().totalGlobalMem) return fail(cudaErrorMemoryAllocation);
@@ -126,6 +142,7 @@ cudaError_t enqueue_or_capture(cudaStream_t stream, cusim::sim::node_work work, 
 }
 
 cudaError_t copy_async(const cudaMemcpy3DParms& copy, cudaStream_t stream) {
+  if (cudaError_t e = cusim::sim::sticky_fault(); e != cudaSuccess) return e;
   if (!cusim::sim::stream_is_valid(stream)) return fail(cudaErrorInvalidResourceHandle);
   if (cudaError_t e = cusim::sim::check_copy(copy); e != cudaSuccess) return fail(e);
   if (copy.extent.width == 0 || copy.extent.height == 0 || copy.extent.depth == 0) return cudaSuccess;
@@ -133,6 +150,7 @@ cudaError_t copy_async(const cudaMemcpy3DParms& copy, cudaStream_t stream) {
 }
 
 cudaError_t memset_async(const cudaMemsetParams& set, cudaStream_t stream) {
+  if (cudaError_t e = cusim::sim::sticky_fault(); e != cudaSuccess) return e;
   if (!cusim::sim::stream_is_valid(stream)) return fail(cudaErrorInvalidResourceHandle);
   if (cudaError_t e = cusim::sim::check_memset(set); e != cudaSuccess) return fail(e);
   if (set.width == 0 || set.height == 0) return cudaSuccess;
@@ -156,6 +174,7 @@ cudaError_t cudaHostAlloc(void** ptr, std::size_t bytes, unsigned flags) {
   return allocate(ptr, bytes, cusim::sim::allocation_kind::host, {}, flags, address(__builtin_return_address(0)));
 }
 cudaError_t cudaFree(void* ptr) {
+  if (cudaError_t e = cusim::sim::sticky_fault(); e != cudaSuccess) return e;
   if (ptr == nullptr) return cudaSuccess;
   if (cudaError_t e = cusim::sim::unsafe_call_during_capture(); e != cudaSuccess) return fail(e);
   cusim::sim::wait_for(nullptr);  // like CUDA, cudaFree waits for the device
@@ -169,6 +188,7 @@ cudaError_t cudaFreeHost(void* ptr) {
 }
 
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind, cudaStream_t stream) {
+  if (cudaError_t e = cusim::sim::sticky_fault(); e != cudaSuccess) return e;
   if (!cusim::sim::stream_is_valid(stream)) return fail(cudaErrorInvalidResourceHandle);
   if (bytes == 0) return cudaSuccess;
   if (dst == nullptr || src == nullptr) return fail(cudaErrorInvalidValue);
@@ -178,6 +198,7 @@ cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t bytes, cudaMemcpy
   return cudaMemcpyAsync(dst, src, bytes, kind, nullptr);
 }
 cudaError_t cudaMemsetAsync(void* ptr, int value, std::size_t bytes, cudaStream_t stream) {
+  if (cudaError_t e = cusim::sim::sticky_fault(); e != cudaSuccess) return e;
   if (!cusim::sim::stream_is_valid(stream)) return fail(cudaErrorInvalidResourceHandle);
   if (bytes == 0) return cudaSuccess;
   return memset_async(cudaMemsetParams{ptr, bytes, static_cast<unsigned>(value), 1, bytes, 1}, stream);
@@ -353,11 +374,20 @@ cudaError_t cudaDeviceSynchronize() {
 cudaError_t cudaDeviceReset() {
   cusim::sim::wait_for(nullptr);
   cusim::sim::clear_stream_faults();
+  cusim::sim::reset_device_heap();
+  cusim::sim::observed_fault.store(cudaSuccess, std::memory_order_relaxed);
   cusim::sim::last_error = cudaSuccess;
   return cudaSuccess;
 }
-cudaError_t cudaGetLastError() { return std::exchange(cusim::sim::last_error, cudaSuccess); }
-cudaError_t cudaPeekAtLastError() { return cusim::sim::last_error; }
+cudaError_t cudaGetLastError() {
+  const cudaError_t last = std::exchange(cusim::sim::last_error, cudaSuccess);
+  const cudaError_t sticky = cusim::sim::observed_fault.load(std::memory_order_relaxed);
+  return sticky != cudaSuccess ? sticky : last;
+}
+cudaError_t cudaPeekAtLastError() {
+  const cudaError_t sticky = cusim::sim::observed_fault.load(std::memory_order_relaxed);
+  return sticky != cudaSuccess ? sticky : cusim::sim::last_error;
+}
 
 const char* cudaGetErrorString(cudaError_t error) {
   switch (error) {
@@ -816,8 +846,10 @@ cudaError_t cudaChooseDevice(int* device, const cudaDeviceProp* prop) {
   return cudaSuccess;
 }
 cudaError_t cudaDeviceSetLimit(cudaLimit limit, std::size_t value) {
-  if (limit < cudaLimitStackSize || limit > cudaLimitPersistingL2CacheSize) return fail(cudaErrorUnsupportedLimit);
+  if (limit < cudaLimitStackSize || limit > cudaLimitPersistingL2CacheSize) return fail(cudaErrorInvalidValue);
   const cudaDeviceProp& p = cusim::sim::device_properties();
+  if (limit == cudaLimitMallocHeapSize)
+    return cusim::sim::set_device_heap_limit(value) ? cudaSuccess : fail(cudaErrorInvalidValue);
   if (limit == cudaLimitMaxL2FetchGranularity && (value > 128 || (value & (value - 1)) != 0))
     return fail(cudaErrorInvalidValue);
   if (limit == cudaLimitPersistingL2CacheSize) value = std::min<std::size_t>(value, p.persistingL2CacheMaxSize);
@@ -827,7 +859,11 @@ cudaError_t cudaDeviceSetLimit(cudaLimit limit, std::size_t value) {
 }
 cudaError_t cudaDeviceGetLimit(std::size_t* value, cudaLimit limit) {
   if (value == nullptr) return fail(cudaErrorInvalidValue);
-  if (limit < cudaLimitStackSize || limit > cudaLimitPersistingL2CacheSize) return fail(cudaErrorUnsupportedLimit);
+  if (limit < cudaLimitStackSize || limit > cudaLimitPersistingL2CacheSize) return fail(cudaErrorInvalidValue);
+  if (limit == cudaLimitMallocHeapSize) {
+    *value = cusim::sim::device_heap_limit();
+    return cudaSuccess;
+  }
   std::lock_guard lock(settings().mutex);
   *value = settings().limits[limit];
   return cudaSuccess;

@@ -14,8 +14,10 @@ namespace cusim::sim {
 
 class shared_memory {
  public:
-  /// Shared memory per block of the simulated device (without opt-in), as on CUDA GPUs.
+  /// Shared memory per block of the simulated device without opt-in, as on CUDA GPUs.
   static constexpr std::size_t limit_bytes = 48 * 1024;
+  /// The arena of every block: the largest opt-in of the simulated devices (an H100's 227 KiB).
+  static constexpr std::size_t capacity_bytes = 227 * 1024;
 
   /// Poison of fresh shared memory: NaN as float, -1 as int, so uninitialised reads stand out.
   static constexpr std::byte poison{0xff};
@@ -23,10 +25,12 @@ class shared_memory {
   /// from a read by the change it makes.
   static constexpr std::byte checked_poison{0xa5};
 
-  /// Starts a new block with `dynamic_bytes` of dynamic shared memory, poisoned with `fill`.
-  void reset(std::size_t dynamic_bytes, std::byte fill = poison);
+  /// Starts a new block with `dynamic_bytes` of dynamic shared memory, poisoned with `fill`, that
+  /// may use `block_limit` bytes in all (limit_bytes, or the device's opt-in maximum for a kernel
+  /// given more dynamic memory with cudaFuncSetAttribute).
+  void reset(std::size_t dynamic_bytes, std::byte fill = poison, std::size_t block_limit = limit_bytes);
   /// The storage of the __shared__ variable `key` (a declaration in one function specialization;
-  /// null: the declaration at `site`); nullptr if it would exceed limit_bytes.
+  /// null: the declaration at `site`); nullptr if it would exceed the block's limit.
   void* bind(const void* key, const detail::source_location& site, std::size_t bytes, std::size_t align);
   void* dynamic(std::size_t* bytes) noexcept {
     *bytes = dynamic_bytes_;
@@ -35,6 +39,8 @@ class shared_memory {
   std::byte* base() noexcept { return arena_.get(); }
   /// The dynamic bytes of the block now running.
   std::size_t dynamic_bytes() const noexcept { return dynamic_bytes_; }
+  /// Bytes this block may use in all.
+  std::size_t limit() const noexcept { return limit_; }
   /// Bytes this block has asked for so far (dynamic included).
   std::size_t requested() const noexcept { return requested_; }
   /// Bytes of __shared__ variables this block has asked for so far (dynamic excluded).
@@ -59,7 +65,8 @@ class shared_memory {
   std::unique_ptr<std::byte[], storage_delete> arena_{new_storage()};
   std::vector<binding> bindings_;
   std::size_t dynamic_bytes_ = 0;
-  std::size_t used_ = limit_bytes;  // high-water offset of this block (all of the fresh arena)
+  std::size_t used_ = capacity_bytes;  // high-water offset of this block (all of the fresh arena)
+  std::size_t limit_ = limit_bytes;
   std::size_t requested_ = 0;
   std::size_t static_base_ = 0;  // where the __shared__ variables start, after the dynamic bytes
   std::byte fill_ = poison;

@@ -91,6 +91,7 @@ class kernel_error : public std::runtime_error {
   cudaError_t code() const noexcept {
     switch (d_.kind) {
       case fault_kind::out_of_bounds:
+      case fault_kind::stack_overflow:  // an H100 answers 700 (gpu-truth/sanitizer/stack_overflow.plain.txt)
       case fault_kind::illegal_address: return cudaErrorIllegalAddress;
       case fault_kind::assertion: return cudaErrorAssert;
       case fault_kind::misaligned_address: return cudaErrorMisalignedAddress;

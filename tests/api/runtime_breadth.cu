@@ -156,12 +156,16 @@ TEST_CASE("cudaFuncGetAttributes reports the static shared memory and cudaFuncSe
   CHECK(cudaFuncSetAttribute(staged_copy, cudaFuncAttributeMaxDynamicSharedMemorySize, -1) == cudaErrorInvalidValue);
   CHECK(cudaFuncSetCacheConfig(staged_copy, cudaFuncCachePreferL1) == cudaSuccess);
   CHECK(cudaFuncGetAttributes(nullptr, staged_copy) == cudaErrorInvalidValue);
-  if (on_simulator) {
-    // The simulated device opts in to no more than 48 KiB of shared memory per block.
-    CHECK(cudaFuncSetAttribute(staged_copy, cudaFuncAttributeMaxDynamicSharedMemorySize, 48 * 1024) ==
-          cudaErrorInvalidValue);
-    CHECK(cudaFuncSetAttribute(staged_copy, cudaFuncAttributeMaxDynamicSharedMemorySize, 47 * 1024) == cudaSuccess);
-  }
+  // Up to the device's opt-in maximum less the static shared memory, on both backends (an H100
+  // accepts 64 KiB); one byte more is refused.
+  cudaDeviceProp prop{};
+  REQUIRE(cudaGetDeviceProperties(&prop, 0) == cudaSuccess);
+  CHECK(prop.sharedMemPerBlockOptin > prop.sharedMemPerBlock);
+  const int most = static_cast<int>(prop.sharedMemPerBlockOptin - attributes.sharedSizeBytes);
+  CHECK(cudaFuncSetAttribute(staged_copy, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 * 1024) == cudaSuccess);
+  CHECK(cudaFuncSetAttribute(staged_copy, cudaFuncAttributeMaxDynamicSharedMemorySize, most) == cudaSuccess);
+  CHECK(cudaFuncSetAttribute(staged_copy, cudaFuncAttributeMaxDynamicSharedMemorySize, most + 1) ==
+        cudaErrorInvalidValue);
   CHECK(cudaFree(in) == cudaSuccess);
   CHECK(cudaFree(out) == cudaSuccess);
   (void)cudaGetLastError();

@@ -586,6 +586,18 @@ class DeviceOperations(unittest.TestCase):
     def same(self, body):
         self.assertEqual(self.device(body), body)
 
+    # -- the device heap
+    def test_malloc_and_free_in_device_code_take_the_device_heap(self):
+        self.assertEqual(self.device("void* p = malloc(n); free(p);"),
+                         "void* p = ::cusim::detail::device_malloc(n); ::cusim::detail::device_free(p);")
+        self.assertEqual(self.device("int* q = (int*)std::malloc(8); ::free(q);"),
+                         "int* q = (int*)::cusim::detail::device_malloc(8); ::cusim::detail::device_free(q);")
+
+    def test_members_other_namespaces_and_host_code_keep_their_malloc(self):
+        self.same("p = pool.malloc(n); q->free(p); r = mine::malloc(4); auto f = free;")
+        src = "void host() { void* p = malloc(4); free(p); }\n"
+        self.assertEqual(rewrite.rewrite(src, "t.cu", phases=False), src)
+
     # -- casts
     def test_c_style_casts_to_every_integer_type(self):
         for typ in ("int", "unsigned", "unsigned int", "long", "long long", "unsigned long long", "short", "char",

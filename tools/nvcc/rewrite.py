@@ -17,7 +17,8 @@ Only what C++ cannot express is rewritten (docs/unmodified-cuda.md):
   ``a << b``, ``a >> b``, ``a <<= b``, ``a >>= b``  ->  ``::cusim::detail::gpu_shl(a, b)``, ``gpu_shr``,
   ``gpu_shl_assign``, ``gpu_shr_assign`` (include/cusim/backend/sim/gpu_defined.hpp: the GPU's value
   where C++ leaves it undefined), operands delimited by C++'s grammar; an extent the rewrite is not
-  sure of leaves the expression as it is (rewrite_device_operations)
+  sure of leaves the expression as it is (rewrite_device_operations); ``malloc(n)`` and ``free(p)``
+  there  ->  ``::cusim::detail::device_malloc(n)``, ``device_free(p)``: the device heap
 * conditional directives testing ``__CUDA_ARCH__`` where device code sees it (device function
   bodies, namespace-scope chains declaring device code: cuda_arch_directive) get its value, and so
   does ``__CUDA_ARCH__`` in device function bodies; host code sees it undefined
@@ -234,6 +235,8 @@ _NOT_A_NAME = {"__launch_bounds__", "__align__", "alignas", "__attribute__", "__
                "__maxnreg__", "__cluster_dims__", "noexcept", "throw", "operator"}
 # Device code's integer casts and shifts (rewrite_device_operations).
 _INT_BUILTIN = {"int", "unsigned", "signed", "long", "short", "char"}
+# malloc and free in device code: the device heap (include/cusim/backend/sim/device_runtime.hpp).
+_DEVICE_HEAP = {"malloc": "::cusim::detail::device_malloc", "free": "::cusim::detail::device_free"}
 _INT_TYPEDEFS = {"size_t", "ssize_t", "ptrdiff_t", "intptr_t", "uintptr_t", "intmax_t", "uintmax_t", "int8_t",
                  "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t", "uint", "ushort",
                  "ulong"}
@@ -896,9 +899,33 @@ class _Rewriter:
                 self.static_cast(k, hi)
             elif tok.kind == "id" and (tok.text in _INT_TYPEDEFS or tok.text in _INT_BUILTIN):
                 self.functional_cast(k, lo, hi)
+            elif tok.kind == "id" and tok.text in _DEVICE_HEAP:
+                self.device_heap_call(k)
         for k in range(lo + 1, hi):
             if self.t[k].kind == "punct" and self.t[k].text in "<>" and k not in self.protected and k not in self.done:
                 self.shift(k, lo, hi)
+
+    def device_heap_call(self, k):
+        """`malloc(n)` and `free(p)` (or `::malloc`, `std::malloc`) called in device code take the
+        device heap: ::cusim::detail::device_malloc / device_free (cudaLimitMallocHeapSize)."""
+        n = self.next_sig(k)
+        if n is None or not self.is_punct(n, "("):
+            return
+        p = self.prev_sig(k)
+        if p is not None and self.t[p].text in (".", "->"):
+            return  # a member
+        qualifier = []
+        if p is not None and self.is_punct(p, "::"):
+            q = self.prev_sig(p)
+            if q is not None and self.t[q].kind == "id" and self.t[q].text != "std":
+                return  # another namespace's or class's malloc
+            qualifier = [p] + ([q] if q is not None and self.t[q].text == "std" else [])
+        if any(m in self.protected for m in qualifier + [k]):
+            return
+        for m in qualifier:
+            self.out[m] = ""
+        self.out[k] = _DEVICE_HEAP[self.t[k].text]
+        self.done.add(k)
 
     def untouched(self, a, b):
         """Tokens a..b hold no directive and nothing an earlier rewrite replaced."""

@@ -275,6 +275,11 @@ inline void note_atomic(bool modified) {
   }
 }
 
+/// malloc and free in kernel code (the nvcc driver's rewrite of them in device functions): the
+/// device heap of cudaLimitMallocHeapSize bytes (8 MiB by default); null past it, as on a GPU.
+void* device_malloc(std::size_t bytes) noexcept;
+void device_free(void* p) noexcept;
+
 }  // namespace cusim::detail
 
 #define threadIdx (::cusim::detail::this_thread().thread_idx)

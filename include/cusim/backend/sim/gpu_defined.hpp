@@ -61,7 +61,7 @@ constexpr I gpu_truncate(F x, bool& undefined) noexcept {
 /// type gets the GPU's value (gpu_truncate), reported when C++ leaves it undefined; every other
 /// conversion is the plain cast. The operand is taken by value (a bit-field binds to it).
 template <class To, class From>
-constexpr To gpu_cast(From x, const source_location& at = source_location::current()) noexcept(
+constexpr To gpu_cast(From x, source_location at = source_location::current()) noexcept(
     noexcept((To)std::declval<From&>())) {
   if constexpr (std::is_floating_point_v<From> && std::is_integral_v<To> && !std::is_same_v<To, bool>) {
     bool undefined = false;
@@ -83,7 +83,7 @@ inline constexpr bool gpu_shift_operand =
 /// to the operand's width, so a count of the width or more, or a negative one, shifts everything
 /// out. Returns the width for such a count and reports it.
 template <class Count>
-constexpr unsigned long long gpu_shift_count(Count b, int bits, bool left, const source_location& at) noexcept {
+constexpr unsigned long long gpu_shift_count(Count b, int bits, bool left, source_location at) noexcept {
   using C = decltype(+b);
   const auto count = static_cast<long long>(+b);
   if constexpr (std::is_signed_v<C>) {
@@ -102,7 +102,7 @@ constexpr unsigned long long gpu_shift_count(Count b, int bits, bool left, const
 /// `a << b` in device code: the GPU's value for a count of the promoted operand's width or more.
 template <class A, class B>
   requires(gpu_shift_operand<A> && gpu_shift_operand<B>)
-constexpr auto gpu_shl(A a, B b, const source_location& at = source_location::current()) noexcept {
+constexpr auto gpu_shl(A a, B b, source_location at = source_location::current()) noexcept {
   using P = decltype(+a);
   constexpr int bits = int(sizeof(P) * CHAR_BIT);
   const unsigned long long n = gpu_shift_count(b, bits, true, at);
@@ -113,7 +113,7 @@ constexpr auto gpu_shl(A a, B b, const source_location& at = source_location::cu
 /// `a >> b` in device code: a count of the width or more gives the sign (arithmetic) or 0.
 template <class A, class B>
   requires(gpu_shift_operand<A> && gpu_shift_operand<B>)
-constexpr auto gpu_shr(A a, B b, const source_location& at = source_location::current()) noexcept {
+constexpr auto gpu_shr(A a, B b, source_location at = source_location::current()) noexcept {
   using P = decltype(+a);
   constexpr int bits = int(sizeof(P) * CHAR_BIT);
   const unsigned long long n = gpu_shift_count(b, bits, false, at);
@@ -124,18 +124,18 @@ constexpr auto gpu_shr(A a, B b, const source_location& at = source_location::cu
 // Class operands (a stream, a user's type with operator<<): the plain operator.
 template <class A, class B>
   requires(!(gpu_shift_operand<std::remove_cvref_t<A>> && gpu_shift_operand<std::remove_cvref_t<B>>))
-constexpr decltype(auto) gpu_shl(A&& a, B&& b, const source_location& = source_location::current()) {
+constexpr decltype(auto) gpu_shl(A&& a, B&& b, source_location = source_location::current()) {
   return std::forward<A>(a) << std::forward<B>(b);
 }
 template <class A, class B>
   requires(!(gpu_shift_operand<std::remove_cvref_t<A>> && gpu_shift_operand<std::remove_cvref_t<B>>))
-constexpr decltype(auto) gpu_shr(A&& a, B&& b, const source_location& = source_location::current()) {
+constexpr decltype(auto) gpu_shr(A&& a, B&& b, source_location = source_location::current()) {
   return std::forward<A>(a) >> std::forward<B>(b);
 }
 
 /// `a <<= b` and `a >>= b` in device code.
 template <class A, class B>
-constexpr A& gpu_shl_assign(A& a, B b, const source_location& at = source_location::current()) {
+constexpr A& gpu_shl_assign(A& a, B b, source_location at = source_location::current()) {
   if constexpr (gpu_shift_operand<A> && gpu_shift_operand<B>) {
     a = static_cast<A>(gpu_shl(a, b, at));
   } else {
@@ -144,7 +144,7 @@ constexpr A& gpu_shl_assign(A& a, B b, const source_location& at = source_locati
   return a;
 }
 template <class A, class B>
-constexpr A& gpu_shr_assign(A& a, B b, const source_location& at = source_location::current()) {
+constexpr A& gpu_shr_assign(A& a, B b, source_location at = source_location::current()) {
   if constexpr (gpu_shift_operand<A> && gpu_shift_operand<B>) {
     a = static_cast<A>(gpu_shr(a, b, at));
   } else {

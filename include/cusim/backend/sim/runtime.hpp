@@ -242,6 +242,16 @@ cudaError_t memcpy_symbol(void* symbol, std::size_t symbol_bytes, const void* sr
 cudaError_t runtime_error(cudaError_t code) noexcept;
 /// cudaGetSymbolAddress for a variable of `bytes`: copies may then treat it as device memory.
 cudaError_t symbol_address(void** ptr, const void* symbol, std::size_t bytes);
+/// Makes a kernel known by its address (defined in launch.hpp, which every kernel's file includes).
+template <class... Params>
+void register_kernel(void (*kernel)(Params...));
+/// register_kernel for a kernel given by its type; nothing for one given as `const void*`.
+template <class... Params>
+void register_if_kernel(void (*kernel)(Params...)) {
+  register_kernel(kernel);
+}
+template <class Kernel>
+void register_if_kernel(Kernel) {}
 }  // namespace cusim::detail
 
 /// CUDA 11's spellings, which cuda_runtime.h keeps for C++.
@@ -272,6 +282,7 @@ cudaError_t cudaOccupancyMaxPotentialBlockSizeVariableSMemWithFlags(int* min_gri
                                                                      SharedBytesOf shared_bytes_of,
                                                                      int block_size_limit = 0, unsigned flags = 0) {
   if (min_grid_size == nullptr || block_size == nullptr) return cusim::detail::runtime_error(cudaErrorInvalidValue);
+  cusim::detail::register_if_kernel(kernel);
   const void* k = reinterpret_cast<const void*>(kernel);
   cudaFuncAttributes attributes;
   int warp = 0, max_threads = 0, per_sm_threads = 0, sms = 0;
@@ -339,10 +350,12 @@ cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(std::size_t* shared_bytes,
 }
 template <class... Params>
 cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attributes, void (*kernel)(Params...)) {
+  cusim::detail::register_kernel(kernel);  // a kernel by its type, launched or not
   return cudaFuncGetAttributes(attributes, reinterpret_cast<const void*>(kernel));
 }
 template <class... Params>
 cudaError_t cudaFuncSetAttribute(void (*kernel)(Params...), cudaFuncAttribute attr, int value) {
+  cusim::detail::register_kernel(kernel);
   return cudaFuncSetAttribute(reinterpret_cast<const void*>(kernel), attr, value);
 }
 template <class... Params>

@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Runs semantics.cu built by cusim's nvcc and compares its stdout, line by line, with what an H100
+printed (semantics.h100.txt, copied verbatim from ../shared/gpu-truth: tools/gpu_check records it
+anew on a GPU). Excluded, as gpu-truth/README.md says: lines starting `info`, the `rc=` line, and
+everything after the first cudaDeviceReset() that follows a fault (that machine's virtualised
+driver answered cudaErrorDevicesUnavailable there). That tail is compared instead with
+semantics.tail.txt: what a GPU on a normal machine answers once the reset has cleared the fault.
+Lines docs/fidelity.md lists as deliberate differences are named in differences.txt (one line's
+first column a line, `#` comments); none today. Exit 0 when nothing else differs.
+
+  compare.py PROGRAM [--reference semantics.h100.txt] [--tail semantics.tail.txt]
+"""
+
+import argparse
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def split_at_reset(lines):
+    """(head, tail): head up to and including the first cudaDeviceReset() after a fault."""
+    faulted = False
+    for i, line in enumerate(lines):
+        if line.startswith("== sticky errors"):
+            faulted = True
+        if faulted and line.startswith("cudaDeviceReset()"):
+            return lines[: i + 1], lines[i + 1:]
+    return lines, []
+
+
+def comparable(lines):
+    return [l for l in lines if not l.startswith("info") and not l.startswith("rc=")]
+
+
+def allowed_differences(path):
+    allowed = set()
+    if os.path.exists(path):
+        with open(path) as f:
+            for line in f:
+                line = line.split("#", 1)[0].strip()
+                if line:
+                    allowed.add(line.split()[0])
+    return allowed
+
+
+def diff(got, want, allowed, what):
+    problems = []
+    for i in range(max(len(got), len(want))):
+        g = got[i] if i < len(got) else "<missing>"
+        w = want[i] if i < len(want) else "<missing>"
+        if g != w and (not w.split() or w.split()[0] not in allowed):
+            problems.append(f"{what} line {i + 1}:\n  cusim: {g}\n  GPU:   {w}")
+    return problems
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("program")
+    ap.add_argument("--reference", default=os.path.join(HERE, "semantics.h100.txt"))
+    ap.add_argument("--tail", default=os.path.join(HERE, "semantics.tail.txt"))
+    ap.add_argument("--differences", default=os.path.join(HERE, "differences.txt"))
+    args = ap.parse_args()
+
+    run = subprocess.run([args.program], capture_output=True, text=True, timeout=240)
+    got_head, got_tail = split_at_reset(run.stdout.splitlines())
+    with open(args.reference) as f:
+        want_head, _ = split_at_reset(f.read().splitlines())
+    with open(args.tail) as f:
+        want_tail = f.read().splitlines()
+    allowed = allowed_differences(args.differences)
+    problems = diff(comparable(got_head), comparable(want_head), allowed, "semantics.h100.txt")
+    problems += diff(comparable(got_tail), comparable(want_tail), allowed, "semantics.tail.txt")
+    if run.returncode != 0:
+        problems.append(f"the program exited with {run.returncode}")
+    compared = len(comparable(want_head)) + len(comparable(want_tail))
+    if problems:
+        print("\n".join(problems))
+        print(f"semantics: {len(problems)} of {compared} lines differ from the GPU's")
+        print("--- stderr ---\n" + run.stderr)
+        return 1
+    print(f"semantics: all {compared} lines as on the GPU")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
