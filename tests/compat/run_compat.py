@@ -54,9 +54,11 @@ def find_samples(root):
 
 
 def first_error(text):
-    for line in text.splitlines():
-        if re.search(r"\berror\b|Error|FAILED|cannot|unknown option", line):
-            return line.strip()[:160]
+    # The compiler's own message before ninja's "FAILED: target" line.
+    for pattern in (r"\berror\b|Error|cannot|unknown option", r"FAILED"):
+        for line in text.splitlines():
+            if re.search(pattern, line):
+                return line.strip()[:160]
     lines = [line for line in text.splitlines() if line.strip()]
     return lines[-1].strip()[:160] if lines else "(no output)"
 
