@@ -36,6 +36,7 @@ import time
 
 import compare
 
+HERE = pathlib.Path(__file__).resolve().parent
 RESULTS = ("pass", "waived", "differs", "run failure", "build failure", "skipped")
 # From best to worst: doing worse than the baseline is a regression.
 RANK = {r: i for i, r in enumerate(RESULTS[:-1])}
@@ -83,8 +84,9 @@ def build_failure(build, reason, start):
     return "build failure", reason, time.monotonic() - start, None, None
 
 
-def build_and_run(name, src, work, env, timeout):
-    """(result, reason, seconds, output, executable) of one program; output None when not run."""
+def build_and_run(name, src, work, env, timeout, run_env=None):
+    """(result, reason, seconds, output, executable) of one program; output None when not run.
+    run_env: the program's environment, when it differs from the build's (a pinned time)."""
     start = time.monotonic()
     build = work / name
     shutil.rmtree(build, ignore_errors=True)
@@ -103,7 +105,7 @@ def build_and_run(name, src, work, env, timeout):
             return build_failure(build, "no executable named " + name, start)
         exe = candidates[0]
     # The samples look for their data next to the sources: run them there.
-    rc, out = run([str(exe)], cwd=src, env=env, timeout=timeout)
+    rc, out = run([str(exe)], cwd=src, env=run_env or env, timeout=timeout)
     seconds = time.monotonic() - start
     out = (out if out.endswith("\n") or not out else out + "\n") + f"rc={'timeout' if rc is None else rc}\n"
     (build / "output.txt").write_text(out)
@@ -164,6 +166,17 @@ def check_lines(name, src, result, truth, gpu, known):
     if kind == "pass" and any(not d.reason for d in differences):
         kind, reason = "differs", cell[len("no: "):]
     return kind, reason, cell, differences
+
+
+def read_pinned_times(path):
+    """NAME -> seconds since the epoch, from pinned_time.txt."""
+    pinned = {}
+    if path.is_file():
+        for line in path.read_text().splitlines():
+            line = line.split("#", 1)[0].split()
+            if len(line) == 2:
+                pinned[line[0]] = line[1]
+    return pinned
 
 
 def read_baseline(path):
@@ -232,6 +245,17 @@ def main():
     if unknown:
         sys.exit(f"run_compat: {args.differences} names programs that do not exist: {', '.join(unknown)}")
 
+    # Programs seeded with time(NULL) run at the GPU run's second (pinned_time.txt, pin_time.c).
+    run_envs = {}
+    pinned = read_pinned_times(HERE / "pinned_time.txt")
+    if any(name in pinned for name, _ in samples):
+        shim = work / "pin_time.so"
+        rc, out = run([os.environ.get("CC", "cc"), "-shared", "-fPIC", "-O2", "-o", str(shim), str(HERE / "pin_time.c")])
+        if rc != 0:
+            sys.exit(f"run_compat: cannot build the time() shim: {first_error(out)}")
+        for name, seconds in pinned.items():
+            run_envs[name] = dict(env, LD_PRELOAD=str(shim), CUSIM_PINNED_TIME=seconds)
+
     results = {}
     expected = read_baseline(args.baseline) if args.baseline and args.baseline.is_file() else {}
     if not args.all:
@@ -243,7 +267,8 @@ def main():
     started = time.monotonic()
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         futures = {(pool.submit(reread, name, work) if args.reuse else
-                    pool.submit(build_and_run, name, src, work, env, args.timeout)): name for name, src in samples}
+                    pool.submit(build_and_run, name, src, work, env, args.timeout, run_envs.get(name))): name
+                   for name, src in samples}
         for future in concurrent.futures.as_completed(futures):
             name = futures[future]
             ran = future.result()

@@ -378,6 +378,31 @@ class Cases:
         p = run([os.path.join(self.work, "arch75")], self.work)
         expect_equal(p.stdout.split()[:1] + p.stdout.split()[4:5], ["750", "70"], "the default architecture")
 
+    def fused_multiply_add(self):
+        """a * b + c in device code rounds once, as nvcc's default --fmad=true makes the GPU do;
+        -fmad=false rounds the product first."""
+        write(os.path.join(self.work, "fma.cu"),
+              "#include <cstdio>\n"
+              "__global__ void k(float* out, float a, float b, float c) { out[0] = a * b + c; }\n"
+              "int main() {\n  float* d;\n  cudaMallocManaged(&d, sizeof(float));\n"
+              "  const float a = 1.0f + 1.0f / 4096;  // a * a = 1 + 2^-11 + 2^-24: the 2^-24 rounds away\n"
+              "  k<<<1, 1>>>(d, a, a, -(1.0f + 1.0f / 2048));\n  cudaDeviceSynchronize();\n"
+              "  std::printf(\"%a\\n\", d[0]);\n}\n")
+        fused = "0x1p-24\n"
+        if not any(f.startswith("-ffp-contract") for f in self.fma_flags()):
+            print("no fused multiply-add on this CPU: skipped")
+            sys.exit(77)
+        self.nv("-O2", "fma.cu", "-o", "fma")
+        expect_equal(run([os.path.join(self.work, "fma")], self.work).stdout, fused, "a * b + c, fused")
+        self.nv("-O2", "-fmad=false", "fma.cu", "-o", "fma_separate")
+        expect_equal(run([os.path.join(self.work, "fma_separate")], self.work).stdout, "0x0p+0\n",
+                     "a * b + c with -fmad=false, the product rounded first")
+
+    def fma_flags(self):
+        sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools", "nvcc"))
+        import driver
+        return driver.fma_flags()
+
 
 def main():
     ap = argparse.ArgumentParser()

@@ -140,7 +140,7 @@ _VALUES = {
     "machine": "machine", "m": "machine",
     "static-global-template-stub": "ignore", "device-entity-has-hidden-visibility": "ignore",
     "relocatable-device-code": "rdc", "rdc": "rdc",
-    "ftz": "ignore", "prec-div": "ignore", "prec-sqrt": "ignore", "fmad": "ignore",
+    "ftz": "ignore", "prec-div": "ignore", "prec-sqrt": "ignore", "fmad": "fmad",
     "default-stream": "ignore",
     "host-linker-script": "host-linker-script", "hls": "host-linker-script",
     "brief-diagnostics": "ignore", "device-stack-protector": "ignore", "compress-mode": "ignore",
@@ -179,6 +179,7 @@ class Options:
         self.arbin = None
         self.archive_flags = []
         self.cudart = "static"
+        self.fmad = True  # nvcc's --fmad: a * b + c in device code contracted into one fma
         self.archs = []
         self.arch_native = False  # -arch=native, all or all-major: the simulated device's own is among them
         self.verbose = False
@@ -232,6 +233,30 @@ def _expand_options_files(args, depth=0):
 
 def _split_list(value):
     return [v for v in value.split(",") if v != ""]
+
+
+_fma_flags = None
+
+
+def fma_flags():
+    """The host compiler's flags for fused multiply-adds where the GPU fuses them: AArch64 has the
+    instruction always, x86-64 where the CPU has FMA3 (this machine's: the program runs where it
+    is built); none elsewhere, and the products round on their own."""
+    global _fma_flags
+    if _fma_flags is None:
+        import platform
+        machine = platform.machine()
+        _fma_flags = []
+        if machine in ("aarch64", "arm64"):
+            _fma_flags = ["-ffp-contract=fast"]
+        elif machine in ("x86_64", "AMD64"):
+            try:
+                with open("/proc/cpuinfo") as f:
+                    if re.search(r"^flags\s*:.*\bfma\b", f.read(), re.M):
+                        _fma_flags = ["-mfma", "-ffp-contract=fast"]
+            except OSError:
+                pass
+    return _fma_flags
 
 
 def parse(argv):
@@ -404,6 +429,10 @@ def _apply_value(o, canon, value, a):
             o.arch_native = True
         if canon == "arch" and value not in ("native", "all", "all-major") and not re.search(r"\d", value):
             raise UsageError(f"option '{a}': '{value}' is not a GPU architecture (sm_80, compute_80, native, all)")
+    elif canon == "fmad":
+        if value not in ("true", "false"):
+            raise UsageError(f"option '{a}': '{value}' is not true or false")
+        o.fmad = value == "true"
     elif canon == "cudart":
         if value not in ("none", "shared", "static"):
             raise UsageError(f"option '{a}': '{value}' is not one of none, shared, static")
@@ -633,6 +662,10 @@ class Driver:
             cmd += ["-include", "cuda_runtime.h"]
         if kind != "c":
             cmd.append("-fstack-clash-protection")
+        if kind == "cu" and o.fmad:
+            # nvcc contracts a * b + c into one fused multiply-add (--fmad=true, its default); so
+            # does the host compiler here, which rounds as the GPU does (docs/fidelity.md).
+            cmd += fma_flags()
         if kind == "cu" and os.environ.get("CUSIM_NVCC_UNCHECKED", "") in ("", "0"):
             cmd += self.check_flags()
         cmd += self.opt_flags() + dep_args + list(phase_flags) + [source]
