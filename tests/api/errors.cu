@@ -401,7 +401,7 @@ TEST_CASE("an integer division by zero gives the GPU's quotient and is reported 
   cusim::device_array<int> out(32);
   stderr_text capture;
   cusim::launch(divide, 1, 32, out, 5);
-  cusim::launch(divide, 2, 32, out, 5);  // the same line again, from two blocks: reported once
+  cusim::launch(divide, 1, 32, out, 5);  // the same line again: reported once
   cusim::synchronize();
   CHECK(capture.text() == "tid=[5, 0, 0] ctaid=[0, 0, 0]: " + division_report_text + " (errors.cu:313)\n");
   const std::vector<int> r = out.copy_to_host();
@@ -525,7 +525,7 @@ TEST_CASE("after uniform barriers, divergence and an overrun are tagged as ever,
             even + ", 128 at " + odd + "); thread tid=[0, 0, 0] ctaid=[0, 0, 0] waits at " + even + " (" + odd + ")");
   {
     stderr_text capture;  // a division by zero is not a fault: the kernel goes on, reported once
-    cusim::launch(ring_then_fault, 2, 256, out, 1);
+    cusim::launch(ring_then_fault, 1, 256, out, 1);  // one block: two would race on out
     cusim::synchronize();
     CHECK(capture.text() == "tid=[77, 0, 0] ctaid=[0, 0, 0]: " + division_report_text + " (errors.cu:" +
                                 std::to_string(ring_divide_line) + ")\n");
