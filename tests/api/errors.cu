@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Launch validation and faults inside kernels: each a clear error, never a hang or a crash.
 #include "test_support.hpp"
-
+#include "../stderr_capture.hpp"
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -358,40 +358,6 @@ TEST_CASE("a read through a wild raw pointer is a tagged error" * doctest::skip(
   expect_next_launch_works();
 }
 
-// Sends stderr to a temporary file until text() gives back what was written: the reports of what
-// C++ leaves undefined and the GPU defines go there, the kernel goes on.
-class stderr_text {
- public:
-  stderr_text() : file_(std::tmpfile()) {
-    std::fflush(stderr);
-    saved_ = ::dup(2);
-    ::dup2(::fileno(file_), 2);
-  }
-  ~stderr_text() {
-    restore();
-    std::fclose(file_);
-  }
-  std::string text() {
-    restore();
-    std::rewind(file_);
-    std::string s;
-    char buffer[4096];
-    for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, file_)) > 0;) s.append(buffer, n);
-    return s;
-  }
-
- private:
-  void restore() {
-    if (saved_ < 0) return;
-    std::fflush(stderr);
-    ::dup2(saved_, 2);
-    ::close(saved_);
-    saved_ = -1;
-  }
-  std::FILE* file_;
-  int saved_ = -1;
-};
-
 const std::string division_report_text =
     "integer division by zero is undefined behaviour in C++; continuing with the GPU's result (quotient and "
     "remainder with every bit set)";
@@ -399,7 +365,7 @@ const std::string division_report_text =
 TEST_CASE("an integer division by zero gives the GPU's quotient and is reported once per line" *
           doctest::skip(sanitized)) {
   cusim::device_array<int> out(32);
-  stderr_text capture;
+  stderr_capture capture;
   cusim::launch(divide, 1, 32, out, 5);
   cusim::launch(divide, 1, 32, out, 5);  // the same line again: reported once
   cusim::synchronize();
@@ -524,7 +490,7 @@ TEST_CASE("after uniform barriers, divergence and an overrun are tagged as ever,
         "tid=[1, 0, 0] ctaid=[0, 0, 0]: barrier divergence: threads of the block wait at different __syncthreads (128 at " +
             even + ", 128 at " + odd + "); thread tid=[0, 0, 0] ctaid=[0, 0, 0] waits at " + even + " (" + odd + ")");
   {
-    stderr_text capture;  // a division by zero is not a fault: the kernel goes on, reported once
+    stderr_capture capture;  // a division by zero is not a fault: the kernel goes on, reported once
     cusim::launch(ring_then_fault, 1, 256, out, 1);  // one block: two would race on out
     cusim::synchronize();
     CHECK(capture.text() == "tid=[77, 0, 0] ctaid=[0, 0, 0]: " + division_report_text + " (errors.cu:" +

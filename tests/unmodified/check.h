@@ -10,6 +10,8 @@
 
 #include <unistd.h>
 
+#include "../stderr_capture.hpp"
+
 inline int failures = 0;
 
 #define CHECK(cond)                                                                        \
@@ -26,38 +28,6 @@ inline int failures = 0;
       ++failures;                                                                          \
     }                                                                                      \
   } while (0)
-
-/// Sends stderr (file descriptor 2) to a file until text() gives back what was written.
-class stderr_capture {
- public:
-  stderr_capture() : path_("/tmp/cusim_unmodified_stderr_" + std::to_string(::getpid())) {
-    std::fflush(stderr);
-    saved_ = ::dup(2);
-    std::FILE* f = std::fopen(path_.c_str(), "w");
-    ::dup2(::fileno(f), 2);
-    std::fclose(f);
-  }
-  ~stderr_capture() { restore(); }
-  std::string text() {
-    restore();
-    std::ifstream in(path_);
-    std::stringstream s;
-    s << in.rdbuf();
-    std::remove(path_.c_str());
-    return s.str();
-  }
-
- private:
-  void restore() {
-    if (saved_ < 0) return;
-    std::fflush(stderr);
-    ::dup2(saved_, 2);
-    ::close(saved_);
-    saved_ = -1;
-  }
-  std::string path_;
-  int saved_ = -1;
-};
 
 inline int finish() {
   std::printf(failures == 0 ? "all checks passed\n" : "%d checks failed\n", failures);
