@@ -131,9 +131,10 @@ void validate_launch(const launch_config& c, const kernel_info& kernel) {
   const std::size_t dynamic_limit = opted >= 0 ? static_cast<std::size_t>(opted) : p.sharedMemPerBlock;
   if (c.shared_bytes > dynamic_limit)
     throw launch_rejection(cudaErrorInvalidValue, dynamic_shared_limit_reason(c.shared_bytes, dynamic_limit));
-  if (const std::size_t fixed = kernel.static_shared_bytes.load(std::memory_order_relaxed);
-      fixed + c.shared_bytes > block_shared_limit(kernel))
-    throw launch_rejection(cudaErrorInvalidValue, shared_limit_reason(fixed, c.shared_bytes, block_shared_limit(kernel)));
+  if (const std::size_t fixed = kernel.static_shared_bytes.load(std::memory_order_relaxed),
+      limit = block_shared_limit(kernel);
+      fixed + c.shared_bytes > limit)
+    throw launch_rejection(cudaErrorInvalidValue, shared_limit_reason(fixed, c.shared_bytes, limit));
   if (!stream_is_valid(c.stream)) throw launch_rejection(cudaErrorInvalidResourceHandle, dead_stream_reason());
 }
 

@@ -17,9 +17,11 @@
 namespace cusim::sim {
 
 namespace {
+constexpr std::size_t default_limit = std::size_t{8} << 20;  // CUDA's cudaLimitMallocHeapSize
+
 struct device_heap {
   std::mutex mutex;
-  std::size_t limit = std::size_t{8} << 20;
+  std::size_t limit = default_limit;
   std::size_t used = 0;
   bool touched = false;  // a kernel called malloc or free
   std::unordered_map<void*, std::size_t> blocks;
@@ -48,7 +50,7 @@ void reset_device_heap() {
   heap().blocks.clear();
   heap().used = 0;
   heap().touched = false;
-  heap().limit = std::size_t{8} << 20;
+  heap().limit = default_limit;
 }
 
 }  // namespace cusim::sim

@@ -15,9 +15,9 @@
 namespace cusim::sim {
 
 namespace {
-/// What cudaFuncSetAttribute and cudaFuncSetCacheConfig kept for one kernel.
+/// What cudaFuncSetAttribute and cudaFuncSetCacheConfig kept for one kernel (its dynamic shared
+/// memory maximum is kernel_info's, which the launch validation reads).
 struct function_settings {
-  int max_dynamic_shared = -1;  // -1: the default, what is left of 48 KiB after static shared memory
   int carveout = cudaSharedmemCarveoutDefault;
   cudaFuncCache cache = cudaFuncCachePreferNone;
 };
@@ -85,7 +85,9 @@ cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attributes, const void* ke
   // Not a kernel the program registered (CUDA 13 on an H100: gpu-truth/semantics.h100.txt).
   if (cusim::sim::binder_for(kernel) == nullptr) return fail(cudaErrorInvalidResourceHandle);
   const cudaDeviceProp& p = cusim::sim::device_properties();
-  const std::size_t fixed = cusim::sim::kernel_info_of(kernel).static_shared_bytes.load(std::memory_order_relaxed);
+  const cusim::sim::kernel_info& info = cusim::sim::kernel_info_of(kernel);
+  const std::size_t fixed = info.static_shared_bytes.load(std::memory_order_relaxed);
+  const long long opted = info.max_dynamic_shared.load(std::memory_order_relaxed);
   cusim::sim::function_settings settings;
   {
     std::lock_guard lock(cusim::sim::registry().mutex);
@@ -98,7 +100,7 @@ cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attributes, const void* ke
   attributes->numRegs = 0;
   attributes->ptxVersion = attributes->binaryVersion = p.major * 10 + p.minor;
   attributes->maxDynamicSharedSizeBytes =
-      settings.max_dynamic_shared >= 0 ? settings.max_dynamic_shared : static_cast<int>(p.sharedMemPerBlock - fixed);
+      opted >= 0 ? static_cast<int>(opted) : static_cast<int>(p.sharedMemPerBlock - fixed);
   attributes->preferredShmemCarveout = settings.carveout;
   return cudaSuccess;
 }
@@ -113,7 +115,6 @@ cudaError_t cudaFuncSetAttribute(const void* kernel, cudaFuncAttribute attr, int
     case cudaFuncAttributeMaxDynamicSharedMemorySize: {
       const std::size_t fixed = cusim::sim::kernel_info_of(kernel).static_shared_bytes.load(std::memory_order_relaxed);
       if (value < 0 || static_cast<std::size_t>(value) + fixed > p.sharedMemPerBlockOptin) return fail(cudaErrorInvalidValue);
-      settings.max_dynamic_shared = value;
       cusim::sim::kernel_info_of(kernel).max_dynamic_shared.store(value, std::memory_order_relaxed);
       return cudaSuccess;
     }

@@ -118,7 +118,8 @@ constexpr int least_priority = 0, greatest_priority = -5;
 struct device_settings {
   std::mutex mutex;
   unsigned flags = cudaDeviceMapHost;  // mapped pinned memory is always on with unified addressing
-  std::size_t limits[7] = {1024, 1 << 20, 8 << 20, 2, 2048, 64, 0};  // indexed by cudaLimit
+  // Indexed by cudaLimit; cudaLimitMallocHeapSize's is the device heap's (device_heap.cpp).
+  std::size_t limits[7] = {1024, 1 << 20, 0, 2, 2048, 64, 0};
   cudaFuncCache cache = cudaFuncCachePreferNone;
   cudaSharedMemConfig shared = cudaSharedMemBankSizeFourByte;
 };
