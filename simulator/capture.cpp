@@ -37,7 +37,6 @@ struct captured_record {
 };
 
 std::mutex mutex;
-std::atomic<int> capturing_streams{0};  // lets stream_is_capturing skip the lock when none
 std::map<cudaStream_t, std::shared_ptr<capture_sequence>> capturing;
 std::map<cudaEvent_t, captured_record> captured_events;
 thread_local cudaStreamCaptureMode thread_mode = cudaStreamCaptureModeGlobal;
@@ -45,7 +44,7 @@ thread_local cudaStreamCaptureMode thread_mode = cudaStreamCaptureModeGlobal;
 /// Ends the capture: its streams capture no more. Called with the mutex held.
 void end(const std::shared_ptr<capture_sequence>& sequence) {
   for (const auto& [stream, deps] : sequence->dependencies)
-    if (capturing.erase(stream) != 0) capturing_streams.fetch_sub(1);
+    if (capturing.erase(stream) != 0) set_stream_capturing(stream, false);
   std::erase_if(captured_events, [&](const auto& e) { return e.second.sequence.lock() == sequence; });
 }
 
@@ -87,7 +86,7 @@ std::optional<cudaError_t> capture_event_wait(cudaStream_t stream, cudaEvent_t e
   const std::vector<cudaGraphNode_t>& nodes = recorded->second.nodes;
   if (waiting == nullptr) {  // a fork: the stream joins the capture where the event was recorded
     capturing[stream] = from_event;
-    capturing_streams.fetch_add(1);
+    set_stream_capturing(stream, true);
     from_event->dependencies[stream] = nodes;
     return cudaSuccess;
   }
@@ -98,7 +97,7 @@ std::optional<cudaError_t> capture_event_wait(cudaStream_t stream, cudaEvent_t e
 }
 
 cudaError_t unsafe_call_during_capture() {
-  if (capturing_streams.load() == 0 || thread_mode == cudaStreamCaptureModeRelaxed) return cudaSuccess;
+  if (!any_stream_capturing() || thread_mode == cudaStreamCaptureModeRelaxed) return cudaSuccess;
   std::lock_guard lock(mutex);
   cudaError_t result = cudaSuccess;
   for (const auto& [stream, sequence] : capturing) {
@@ -113,7 +112,7 @@ cudaError_t unsafe_call_during_capture() {
 }
 
 cudaError_t legacy_stream_during_capture() {
-  if (capturing_streams.load() == 0) return cudaSuccess;
+  if (!any_stream_capturing()) return cudaSuccess;
   std::lock_guard lock(mutex);
   cudaError_t result = cudaSuccess;
   for (const auto& [stream, sequence] : capturing)
@@ -125,7 +124,7 @@ cudaError_t legacy_stream_during_capture() {
 }
 
 cudaError_t synchronize_during_capture(cudaStream_t stream) {
-  if (capturing_streams.load() == 0) return cudaSuccess;
+  if (!any_stream_capturing()) return cudaSuccess;
   std::lock_guard lock(mutex);
   const auto sequence = sequence_of(stream);
   if (sequence == nullptr) return cudaSuccess;
@@ -141,7 +140,7 @@ void forget_captured_stream(cudaStream_t stream) {
   if (const auto sequence = sequence_of(stream)) {
     if (sequence->origin == stream) sequence->invalidated = true;
     capturing.erase(stream);
-    capturing_streams.fetch_sub(1);
+    set_stream_capturing(stream, false);
   }
 }
 
@@ -150,30 +149,13 @@ void forget_captured_event(cudaEvent_t event) {
   captured_events.erase(event);
 }
 
+void capture_kernel(const void* kernel, const launch_config& config, bool cooperative, detail::bound_kernel bound) {
+  if (cudaError_t e = capture_work(config.stream, kernel_node_work(kernel, config, cooperative, std::move(bound)));
+      e != cudaSuccess)
+    throw capture_failed_error(e);
+}
+
 }  // namespace cusim::sim
-
-namespace cusim::detail {
-
-bool stream_is_capturing(cudaStream_t stream) noexcept {
-  if (sim::capturing_streams.load(std::memory_order_relaxed) == 0) return false;
-  std::lock_guard lock(sim::mutex);
-  return sim::capturing.count(stream) != 0;
-}
-
-void capture_kernel(const void* kernel, const launch_config& config, bool cooperative, bound_kernel bound) {
-  sim::kernel_work k;
-  k.func = kernel;
-  k.grid = config.grid;
-  k.block = config.block;
-  k.shared_bytes = static_cast<unsigned>(config.shared_bytes);
-  k.cooperative = cooperative;
-  k.bound = std::move(bound);
-  sim::validate_kernel_work(k);  // a bad configuration fails the launch, as outside a capture
-  if (cudaError_t e = sim::capture_work(config.stream, std::move(k)); e != cudaSuccess)
-    throw sim::capture_failed_error(e);
-}
-
-}  // namespace cusim::detail
 
 using namespace cusim::sim;
 
@@ -192,7 +174,7 @@ cudaError_t cudaStreamBeginCapture(cudaStream_t stream, cudaStreamCaptureMode mo
   sequence->id = ++ids;
   sequence->dependencies[stream] = {};
   cusim::sim::capturing[stream] = std::move(sequence);
-  cusim::sim::capturing_streams.fetch_add(1);
+  set_stream_capturing(stream, true);
   return cudaSuccess;
 }
 

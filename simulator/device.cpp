@@ -110,10 +110,24 @@ cudaDeviceProp properties_of(device_profile which) {
   return p;
 }
 
+namespace {
+/// A cooperative launch must fit on the device at once.
+void validate_cooperative_launch(const launch_config& c) {
+  const cudaDeviceProp& p = device_properties();
+  const unsigned threads = c.block.x * c.block.y * c.block.z;
+  const int per_sm = max_blocks_per_multiprocessor(threads, c.shared_bytes);
+  const unsigned long long blocks = 1ull * c.grid.x * c.grid.y * c.grid.z;
+  const unsigned long long fits = 1ull * per_sm * p.multiProcessorCount;
+  if (blocks > fits)
+    throw launch_rejection(cudaErrorCooperativeLaunchTooLarge,
+                           cooperative_residency_reason(blocks, threads, fits, per_sm, p.multiProcessorCount));
+}
+}  // namespace
+
 // The C++ API reports by exception and, like its CUDA backend (which consumes the launch
 // error), leaves no last error behind. Every bad configuration is cudaErrorInvalidValue, as CUDA
 // 13 answers on an H100 (gpu-truth/semantics.h100.txt, "launch configurations").
-void validate_launch(const launch_config& c, const kernel_info& kernel) {
+void validate_launch(const launch_config& c, const kernel_info& kernel, bool cooperative) {
   const cudaDeviceProp& p = device_properties();
   const dim3 b = c.block, g = c.grid;
   const unsigned long long threads = 1ull * b.x * b.y * b.z;
@@ -136,6 +150,7 @@ void validate_launch(const launch_config& c, const kernel_info& kernel) {
       fixed + c.shared_bytes > limit)
     throw launch_rejection(cudaErrorInvalidValue, shared_limit_reason(fixed, c.shared_bytes, limit));
   if (!stream_is_valid(c.stream)) throw launch_rejection(cudaErrorInvalidResourceHandle, dead_stream_reason());
+  if (cooperative) validate_cooperative_launch(c);
 }
 
 std::size_t block_shared_limit(const kernel_info& kernel) {
@@ -151,17 +166,6 @@ int max_blocks_per_multiprocessor(unsigned threads, std::size_t shared_bytes) {
   int blocks = std::min(p.maxBlocksPerMultiProcessor, static_cast<int>(p.maxThreadsPerMultiProcessor / (warps * 32)));
   if (shared_bytes > 0) blocks = std::min(blocks, static_cast<int>(p.sharedMemPerMultiprocessor / shared_bytes));
   return blocks;
-}
-
-void validate_cooperative_launch(const launch_config& c) {
-  const cudaDeviceProp& p = device_properties();
-  const unsigned threads = c.block.x * c.block.y * c.block.z;
-  const int per_sm = max_blocks_per_multiprocessor(threads, c.shared_bytes);
-  const unsigned long long blocks = 1ull * c.grid.x * c.grid.y * c.grid.z;
-  const unsigned long long fits = 1ull * per_sm * p.multiProcessorCount;
-  if (blocks > fits)
-    throw launch_rejection(cudaErrorCooperativeLaunchTooLarge,
-                           cooperative_residency_reason(blocks, threads, fits, per_sm, p.multiProcessorCount));
 }
 
 }  // namespace cusim::sim

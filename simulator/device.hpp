@@ -16,8 +16,9 @@ const cudaDeviceProp& device_properties();
 cudaDeviceProp properties_of(device_profile which);
 
 /// Checks a launch of `kernel` with `config` against the device's limits (its static shared
-/// memory as far as earlier launches showed it); throws cuda_error with CUDA's code.
-void validate_launch(const launch_config& config, const kernel_info& kernel);
+/// memory as far as earlier launches showed it); throws cuda_error with CUDA's code. A cooperative
+/// launch must also fit on the device at once (cudaErrorCooperativeLaunchTooLarge).
+void validate_launch(const launch_config& config, const kernel_info& kernel, bool cooperative = false);
 /// The shared memory a block of `kernel` may use in all: 48 KiB, or the device's opt-in maximum
 /// (sharedMemPerBlockOptin) once cudaFuncSetAttribute gave it more dynamic shared memory.
 std::size_t block_shared_limit(const kernel_info& kernel);
@@ -25,7 +26,5 @@ std::size_t block_shared_limit(const kernel_info& kernel);
 /// How many blocks of `threads` threads using `shared_bytes` of dynamic shared memory one
 /// multiprocessor holds at once (limited by blocks, threads and shared memory per SM).
 int max_blocks_per_multiprocessor(unsigned threads, std::size_t shared_bytes);
-/// A cooperative launch must fit on the device at once; throws cudaErrorCooperativeLaunchTooLarge.
-void validate_cooperative_launch(const launch_config& config);
 
 }  // namespace cusim::sim

@@ -39,11 +39,7 @@ cudaError_t launch_by_address(const void* kernel, dim3 grid, dim3 block, void** 
   if (bind == nullptr) return fail(cudaErrorInvalidDeviceFunction);
   const launch_config config{grid, block, shared_bytes, stream};
   try {
-    detail::bound_kernel bound = bind(kernel, args);
-    if (stream != nullptr && detail::stream_is_capturing(stream))
-      detail::capture_kernel(kernel, config, cooperative, std::move(bound));
-    else
-      detail::launch_kernel(config, bound.thunk, std::move(bound.closure), cooperative, kernel);
+    detail::submit(kernel, config, bind(kernel, args), cooperative);
   } catch (...) {
     return detail::c_api_launch_failed(std::current_exception(), stream);
   }

@@ -138,8 +138,7 @@ cudaError_t run(const node_work& work, cudaStream_t stream) {
     cudaStream_t stream;
     cudaError_t operator()(const kernel_work& k) const {
       try {
-        detail::launch_kernel(launch_config{k.grid, k.block, k.shared_bytes, stream}, k.bound.thunk, k.bound.closure,
-                              k.cooperative, k.func);
+        detail::submit(k.func, launch_config{k.grid, k.block, k.shared_bytes, stream}, k.bound, k.cooperative);
       } catch (...) {
         return detail::c_api_launch_failed(std::current_exception(), stream);
       }
@@ -253,10 +252,12 @@ std::vector<cudaGraphNode_t> leaves_of(cudaGraph_t graph) {
   return leaves;
 }
 
-void validate_kernel_work(const kernel_work& k) {
-  const launch_config config{k.grid, k.block, k.shared_bytes, nullptr};
-  validate_launch(config, kernel_info_of(k.func));
-  if (k.cooperative) validate_cooperative_launch(config);
+kernel_work kernel_node_work(const void* kernel, const launch_config& config, bool cooperative,
+                             detail::bound_kernel bound) {
+  kernel_work k{kernel, config.grid, config.block, static_cast<unsigned>(config.shared_bytes), cooperative,
+                std::move(bound), {}};
+  k.params = k.bound.params(k.bound.closure.get());
+  return k;
 }
 
 cudaError_t make_kernel_work(const cudaKernelNodeParams& params, kernel_work* work) {
@@ -264,18 +265,13 @@ cudaError_t make_kernel_work(const cudaKernelNodeParams& params, kernel_work* wo
   if (params.extra != nullptr) return cudaErrorNotSupported;  // packed argument buffers are not simulated
   const detail::kernel_binder bind = binder_for(params.func);
   if (bind == nullptr) return cudaErrorInvalidDeviceFunction;
-  kernel_work k;
-  k.func = params.func;
-  k.grid = params.gridDim;
-  k.block = params.blockDim;
-  k.shared_bytes = params.sharedMemBytes;
+  const launch_config config{params.gridDim, params.blockDim, params.sharedMemBytes, nullptr};
   try {
-    validate_kernel_work(k);
-    k.bound = bind(params.func, params.kernelParams);
+    validate_launch(config, kernel_info_of(params.func));
+    *work = kernel_node_work(params.func, config, false, bind(params.func, params.kernelParams));
   } catch (const cuda_error& e) {
     return e.code();
   }
-  *work = std::move(k);
   return cudaSuccess;
 }
 
@@ -407,7 +403,7 @@ cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t node, cudaKernelNodePar
   const auto* k = std::get_if<kernel_work>(&node->work);
   if (k == nullptr) return fail(cudaErrorInvalidValue);
   *params = cudaKernelNodeParams{const_cast<void*>(k->func), k->grid, k->block, k->shared_bytes,
-                                 const_cast<void**>(k->bound.params.data()), nullptr};
+                                 const_cast<void**>(k->params.data()), nullptr};
   return cudaSuccess;
 }
 
@@ -528,7 +524,7 @@ cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t* exec, cudaGraph_t gra
 cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream) {
   if (!exec_is_valid(exec)) return fail(cudaErrorInvalidValue);
   if (!stream_is_valid(stream)) return fail(cudaErrorInvalidResourceHandle);
-  if (stream != nullptr && cusim::detail::stream_is_capturing(stream))
+  if (stream_is_capturing(stream))
     return fail(cudaErrorStreamCaptureUnsupported);  // child graph nodes are not simulated
   for (const node_work& work : exec->steps)
     if (cudaError_t e = run(work, stream); e != cudaSuccess) return e;

@@ -43,6 +43,7 @@ struct kernel_work {
   unsigned shared_bytes = 0;
   bool cooperative = false;
   detail::bound_kernel bound;
+  std::vector<void*> params;  ///< where each argument lives in bound.closure (kernelParams)
 };
 struct copy_work {
   cudaMemcpy3DParms params;
@@ -77,7 +78,8 @@ std::vector<cudaGraphNode_t> leaves_of(cudaGraph_t graph);
 /// binder, the configuration checked as a launch would be. cudaErrorInvalidDeviceFunction for a
 /// kernel the simulator cannot launch by address.
 cudaError_t make_kernel_work(const cudaKernelNodeParams& params, kernel_work* work);
-/// The checks of a launch of `work` (throws cuda_error, as a launch does).
-void validate_kernel_work(const kernel_work& work);
+/// A kernel node's work for a launch of `kernel` bound to its arguments.
+kernel_work kernel_node_work(const void* kernel, const launch_config& config, bool cooperative,
+                             detail::bound_kernel bound);
 
 }  // namespace cusim::sim

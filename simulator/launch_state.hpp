@@ -27,8 +27,7 @@ struct child_launch {
   std::uint64_t block = 0;  ///< the launching thread's block
   std::uint64_t order = 0;  ///< launch order within the parent
   launch_config config;
-  void (*thunk)(void*) = nullptr;
-  std::shared_ptr<void> closure;
+  detail::bound_kernel bound;
   bool cooperative = false;
   const void* kernel = nullptr;
 };

@@ -67,7 +67,7 @@ cudaError_t allocate_async(void** ptr, std::size_t bytes, cudaMemPool_t pool, cu
   *ptr = nullptr;
   if (bytes == 0) return cudaSuccess;
   if (bytes > device_properties().totalGlobalMem) return fail(cudaErrorMemoryAllocation);
-  if (stream != nullptr && detail::stream_is_capturing(stream)) {  // an allocation node
+  if (stream_is_capturing(stream)) {  // an allocation node
     auto allocation = std::make_shared<graph_allocation>(bytes);
     if (allocation->ptr() == nullptr) return fail(cudaErrorMemoryAllocation);
     cudaMemAllocNodeParams params{};
@@ -109,7 +109,7 @@ cudaError_t cudaMallocFromPoolAsync(void** ptr, std::size_t bytes, cudaMemPool_t
 cudaError_t cudaFreeAsync(void* ptr, cudaStream_t stream) {
   if (!stream_is_valid(stream)) return fail(cudaErrorInvalidResourceHandle);
   if (!graph_allocation::freeable_in_order(ptr)) return fail(cudaErrorInvalidValue);
-  if (stream != nullptr && cusim::detail::stream_is_capturing(stream)) {
+  if (stream_is_capturing(stream)) {
     if (cudaError_t e = capture_work(stream, free_work{ptr}); e != cudaSuccess) return fail(e);
     return cudaSuccess;
   }

@@ -52,6 +52,8 @@ std::set<cudaStream_t> streams;
 std::set<cudaEvent_t> events;
 std::exception_ptr default_stream_fault;
 std::map<int, cudaLaunchAttributeValue> default_stream_attributes;
+std::set<cudaStream_t> capturing;        // guarded by handles_mutex
+std::atomic<int> capturing_count{0};  // lets stream_is_capturing skip the lock when none
 
 void serve(CUstream_st* s) {
   std::unique_lock lock(s->mutex);
@@ -111,6 +113,19 @@ bool unregister_handle(std::set<Handle*>& registry, Handle* h) {
 }
 
 }  // namespace
+
+bool stream_is_capturing(cudaStream_t stream) noexcept {
+  if (capturing_count.load(std::memory_order_relaxed) == 0) return false;
+  std::lock_guard lock(handles_mutex);
+  return capturing.count(stream) != 0;
+}
+
+void set_stream_capturing(cudaStream_t stream, bool on) {
+  std::lock_guard lock(handles_mutex);
+  if (on ? capturing.insert(stream).second : capturing.erase(stream) != 0) capturing_count.fetch_add(on ? 1 : -1);
+}
+
+bool any_stream_capturing() noexcept { return capturing_count.load() != 0; }
 
 cudaStream_t create_stream(unsigned flags, int priority) {
   static std::atomic<unsigned long long> ids{0};

@@ -25,6 +25,13 @@ bool destroy_stream(cudaStream_t stream);
 /// nullptr (the default stream) or a stream created and not yet destroyed.
 bool stream_is_valid(cudaStream_t stream) noexcept;
 
+/// Whether `stream` is capturing into a graph (cudaStreamBeginCapture): the work queued on it is
+/// recorded instead of run. The capture layer (capture.hpp) says when a stream starts and stops.
+bool stream_is_capturing(cudaStream_t stream) noexcept;
+void set_stream_capturing(cudaStream_t stream, bool capturing);
+/// Whether any stream is capturing (a test without a lock).
+bool any_stream_capturing() noexcept;
+
 /// Queues `task` on `stream` (not the default stream) behind the work queued before it.
 void enqueue(cudaStream_t stream, std::function<void()> task);
 /// Runs `task` on `stream`: queued on a stream, at once (after every blocking stream) on the
@@ -60,3 +67,8 @@ void stream_wait_event(cudaStream_t stream, cudaEvent_t event);
 cudaError_t elapsed_ms(float* ms, cudaEvent_t start, cudaEvent_t end);
 
 }  // namespace cusim::sim
+
+// TEMPORARY (removed once runtime_api.cpp's split lands): its old spelling.
+namespace cusim::detail {
+using sim::stream_is_capturing;
+}

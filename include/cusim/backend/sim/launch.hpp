@@ -36,20 +36,35 @@
 namespace cusim {
 
 namespace detail {
-/// Validates `config`, then runs each block's threads through `thunk(closure)` (see next_thread):
-/// on the default stream at once, rethrowing the first kernel fault (lowest block, then thread
-/// order); on a stream after the work queued before it, keeping a fault for the next
-/// synchronisation.
-/// A cooperative launch runs every block co-resident, so this_grid().sync() works. `kernel` is
-/// the __global__ function's address: what the simulator learns of it (its static shared memory)
-/// is checked at its next launches.
-void launch_kernel(const launch_config& config, void (*thunk)(void*), std::shared_ptr<void> closure,
-                   bool cooperative, const void* kernel);
+/// A kernel with its arguments bound, as a launch submits it and a graph's kernel node keeps it:
+/// `thunk(closure)` runs the threads of a block (see next_thread); `params(closure)` says where
+/// each argument lives inside the closure (a kernel node's kernelParams), asked only when a
+/// launch is recorded into a graph.
+struct bound_kernel {
+  void (*thunk)(void*) = nullptr;
+  std::shared_ptr<void> closure;
+  std::vector<void*> (*params)(void* closure) = nullptr;
+};
+/// The one entry of every launch (cusim::launch, `<<<>>>`, cudaLaunchKernel, a graph's kernel
+/// nodes). `kernel` is the __global__ function's address, what the simulator knows it by (its
+/// static shared memory, its attributes). Validates `config` (throws cuda_error), then: from a
+/// kernel thread, queues a child grid that runs after its parent's; on a capturing stream,
+/// records a kernel node; on the default stream, runs the grid at once and rethrows the first
+/// kernel fault (lowest block, then thread order); on another stream, queues it behind the work
+/// before it, keeping a fault for the next synchronisation. A cooperative launch runs every block
+/// co-resident, so this_grid().sync() works.
+void submit(const void* kernel, const launch_config& config, bound_kernel bound, bool cooperative);
 /// Waits for `stream` (every stream, for nullptr) and rethrows the kernel fault it keeps.
 void rethrow_stream_fault(cudaStream_t stream);
 /// The C API's view of a failed launch: a bad configuration is returned (and kept as the last
 /// error); a kernel fault is kept by the stream for the next synchronisation.
 cudaError_t c_api_launch_failed(std::exception_ptr failure, cudaStream_t stream);
+
+/// The address of each element of `t`: where a closure's arguments live (bound_kernel::params).
+template <class Tuple>
+std::vector<void*> element_addresses(Tuple& t) {
+  return std::apply([](auto&... a) { return std::vector<void*>{static_cast<void*>(&a)...}; }, t);
+}
 
 /// A kernel and its arguments, run for one thread after another by `run` (the launch's thunk):
 /// one call runs a thread and then, until one blocks, the block's next ones (no switch between).
@@ -61,6 +76,10 @@ struct kernel_closure {
   CUSIM_THREAD_LOOP static void run(void* p) {
     auto* c = static_cast<kernel_closure*>(p);
     run_threads([c]() CUSIM_ALWAYS_INLINE_LAMBDA { std::apply(c->kernel, c->params); });
+  }
+  /// bound_kernel::params: where each argument lives in the closure at `p`.
+  static std::vector<void*> locate_params(void* p) {
+    return element_addresses(static_cast<kernel_closure*>(p)->params);
   }
   /// `run` for a kernel known at compile time (`Kernel` is `kernel`), compiled into the loop over
   /// the block's threads (cusim::launch<kernel>).
@@ -89,31 +108,23 @@ struct kernel_closure {
   }
 };
 
-/// A kernel with its arguments bound, as a graph's kernel node keeps it: `params[i]` points at
-/// the i-th argument inside `closure`.
-struct bound_kernel {
-  void (*thunk)(void*) = nullptr;
-  std::shared_ptr<void> closure;
-  std::vector<void*> params;
-};
 /// Binds a kernel (its address) to arguments read through `args[i]`: what a kernel pointer seen
 /// without its type (cudaKernelNodeParams::func, cudaLaunchKernel(const void*, ...)) needs.
 using kernel_binder = bound_kernel (*)(const void* kernel, void** args);
 
 template <class... Params>
 struct binder_of {
-  template <std::size_t... I>
-  static bound_kernel bind(std::shared_ptr<kernel_closure<Params...>> c, std::index_sequence<I...>,
+  /// `c` bound, its threads run by `run` (a kernel_closure's run or a derived closure's).
+  static bound_kernel bind(std::shared_ptr<kernel_closure<Params...>> c,
                            void (*run)(void*) = &kernel_closure<Params...>::run) {
-    std::vector<void*> params{static_cast<void*>(&std::get<I>(c->params))...};
-    return {run, std::move(c), std::move(params)};
+    return {run, std::move(c), &kernel_closure<Params...>::locate_params};
   }
   template <std::size_t... I>
-  static bound_kernel from_pointers(const void* kernel, void** args, std::index_sequence<I...> seq) {
+  static bound_kernel from_pointers(const void* kernel, void** args, std::index_sequence<I...>) {
     using closure = kernel_closure<Params...>;
     if (sizeof...(Params) > 0 && args == nullptr) throw cuda_error(cudaErrorInvalidValue, "null kernel arguments");
     auto* k = reinterpret_cast<void (*)(Params...)>(const_cast<void*>(kernel));
-    return bind(std::shared_ptr<closure>(new closure{k, {*static_cast<std::remove_cvref_t<Params>*>(args[I])...}}), seq);
+    return bind(std::shared_ptr<closure>(new closure{k, {*static_cast<std::remove_cvref_t<Params>*>(args[I])...}}));
   }
   static bound_kernel bind_pointers(const void* kernel, void** args) {
     return from_pointers(kernel, args, std::index_sequence_for<Params...>{});
@@ -123,12 +134,6 @@ struct binder_of {
 /// Remembers how to bind `kernel`'s arguments (kernel_binder); the first launch of a kernel, or
 /// cusim::detail::register_kernel, tells the simulator.
 void note_kernel_binder(const void* kernel, kernel_binder binder);
-/// Whether `stream` is capturing into a graph (cudaStreamBeginCapture): its work is recorded.
-bool stream_is_capturing(cudaStream_t stream) noexcept;
-/// Records a kernel launch on a capturing stream as a kernel node; throws cuda_error for a bad
-/// configuration, as a launch would.
-void capture_kernel(const void* kernel, const launch_config& config, bool cooperative, bound_kernel bound);
-
 /// Makes `kernel` launchable through its address alone (graph kernel nodes, cudaLaunchKernel with
 /// a `const void*`) before any typed launch of it has been seen.
 template <class... Params>
@@ -156,10 +161,7 @@ void launch_bound(void (*kernel)(Params...), std::shared_ptr<kernel_closure<Para
     register_kernel(kernel);
     registered.store(key, std::memory_order_relaxed);
   }
-  if (config.stream != nullptr && stream_is_capturing(config.stream))
-    return capture_kernel(key, config, cooperative,
-                          binder_of<Params...>::bind(std::move(c), std::index_sequence_for<Params...>{}, run));
-  launch_kernel(config, run, std::move(c), cooperative, key);
+  submit(key, config, binder_of<Params...>::bind(std::move(c), run), cooperative);
 }
 
 template <class... Params, class... Args>

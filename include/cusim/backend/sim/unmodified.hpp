@@ -123,6 +123,10 @@ struct call_closure {
     do std::apply(c->call, c->args);
     while (next_thread());
   }
+  /// bound_kernel::params: where each argument lives in the closure at `p`.
+  static std::vector<void*> locate_params(void* p) {
+    return element_addresses(static_cast<call_closure*>(p)->args);
+  }
 };
 
 /// Identifies a launch site's kernel call (whose type is unique) across launches.
@@ -167,14 +171,7 @@ struct chevron_config {
                 return std::shared_ptr<closure>(new closure{std::move(q->call), {std::forward<Args>(a)...}});
               },
               std::move(q->args));
-          const void* key = &call_key<Call>;
-          if (config.stream != nullptr && stream_is_capturing(config.stream)) {
-            std::vector<void*> params = std::apply([](auto&... a) { return std::vector<void*>{static_cast<void*>(&a)...}; },
-                                                   c->args);
-            capture_kernel(key, config, false, bound_kernel{&closure::run, c, std::move(params)});
-            return;
-          }
-          launch_kernel(config, &closure::run, std::move(c), false, key);
+          submit(&call_key<Call>, config, bound_kernel{&closure::run, std::move(c), &closure::locate_params}, false);
         },
         &p);
   }

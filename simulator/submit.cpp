@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: MIT
+// The one entry of every launch (detail::submit): validates it, then queues it as a child grid,
+// records it into a capturing stream's graph, runs it now (the default stream) or queues it on
+// its stream. Prepares each launch's state and runs a grid's children after it.
+#include "block_state.hpp"
+#include "capture.hpp"
+#include "debugger.hpp"
+#include "device.hpp"
+#include "grid_runner.hpp"
+#include "memory_checker.hpp"
+#include "settings.hpp"
+#include "streams.hpp"
+
+#include <algorithm>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace cusim::sim {
+
+namespace {
+
+/// A launch's state, ready to run (its configuration validated already).
+std::shared_ptr<launch_state> prepare_launch(const launch_config& config, detail::bound_kernel bound, bool cooperative,
+                                             kernel_info& info) {
+  auto launch = std::make_shared<launch_state>();
+  launch->kernel = &info;
+  launch->config = config;
+  launch->thunk = bound.thunk;
+  launch->closure = bound.closure.get();
+  launch->owner = std::move(bound.closure);
+  launch->threads_per_block = config.block.x * config.block.y * config.block.z;
+  launch->blocks = std::uint64_t{config.grid.x} * config.grid.y * config.grid.z;
+  launch->stack_bytes = fiber_stack_bytes();
+  launch->cooperative = cooperative;
+  launch->checks = checks();
+  launch->break_on_fault = break_on_fault();
+  launch->schedule_seed = schedule_seed();
+  if (launch->checks.memory()) launch->checker = std::make_unique<memory_checker>(launch->checks);
+  // Loops between barriers keep every default check; the opt-in ones watch threads interleave. A
+  // program started under a debugger keeps a fiber per thread, for the thread list and focus
+  // (asked once: a launch must stay cheap).
+  static const bool traced = debugger_attached();
+  launch->phases = phases_enabled() && !traced && !cooperative && !launch->checker && !launch->schedule_seed &&
+                   !launch->checks.sync;
+  return launch;
+}
+
+// A launch's grid, then the launches its threads made (dynamic parallelism), depth first: a
+// child's fault is the parent launch's, as a GPU reports it at the parent's synchronisation.
+std::exception_ptr run_with_children(launch_state& launch) {
+  if (std::exception_ptr fault = run_grid(launch)) return fault;
+  std::vector<child_launch> children;
+  {
+    std::lock_guard lock(launch.mutex);
+    children.swap(launch.children);
+  }
+  std::sort(children.begin(), children.end(), [](const child_launch& a, const child_launch& b) {
+    return a.block != b.block ? a.block < b.block : a.order < b.order;
+  });
+  for (child_launch& c : children) {
+    std::shared_ptr<launch_state> child;
+    try {
+      child = prepare_launch(c.config, std::move(c.bound), c.cooperative, kernel_info_of(c.kernel));
+    } catch (...) {
+      return std::current_exception();
+    }
+    if (std::exception_ptr fault = run_with_children(*child)) return fault;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+}  // namespace cusim::sim
+
+namespace cusim::detail {
+
+void submit(const void* kernel, const launch_config& config, bound_kernel bound, bool cooperative) {
+  sim::kernel_info& info = sim::kernel_info_of(kernel);
+  sim::validate_launch(config, info, cooperative);
+  if (current_thread_ != nullptr) {
+    // From a kernel thread: a child grid of the thread's launch, run after the parent's grid (it
+    // cannot run here: this OS thread's block runner is in the middle of a block).
+    const auto& block = *static_cast<const sim::block_context*>(current_thread_->block);
+    sim::launch_state& parent = *block.launch;
+    std::lock_guard lock(parent.mutex);
+    parent.children.push_back(
+        sim::child_launch{block.linear, parent.children.size(), config, std::move(bound), cooperative, kernel});
+    return;
+  }
+  if (sim::stream_is_capturing(config.stream)) return sim::capture_kernel(kernel, config, cooperative, std::move(bound));
+  auto launch = sim::prepare_launch(config, std::move(bound), cooperative, info);
+  if (config.stream == nullptr) {  // the legacy default stream: after every blocking stream, at once
+    sim::wait_for_blocking_streams();
+    if (std::exception_ptr fault = sim::run_with_children(*launch)) std::rethrow_exception(fault);
+    return;
+  }
+  sim::enqueue(config.stream, [launch] {
+    if (std::exception_ptr fault = sim::run_with_children(*launch)) sim::keep_stream_fault(launch->config.stream, fault);
+  });
+}
+
+}  // namespace cusim::detail
