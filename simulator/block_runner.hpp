@@ -4,6 +4,9 @@
 // over, so a kernel without barriers runs a whole block on one fiber with no switches.
 // Blocked threads hand control straight to the next runnable thread's fiber, and fibers with
 // nothing to take go idle and are reused by later blocks and launches.
+// Three files define it: block_runner.cpp (the scheduler), block_barrier.cpp (__syncthreads and
+// its ring), warp_rendezvous.cpp (warp collectives, and the reports of a block where no thread
+// can run); the hot path they share, inline, is in block_runner_inline.hpp.
 #pragma once
 
 #include "block_state.hpp"
