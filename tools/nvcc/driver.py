@@ -19,6 +19,7 @@ import sys
 import tempfile
 
 import includes
+import phases
 import rewrite
 
 CUDA_VERSION = (13, 0, 0)
@@ -590,10 +591,9 @@ class Driver:
 
     # -- compile flags
     def phases(self):
-        """Whether kernels get their phased form (phases.py): in optimised builds, not in the ones
-        made for stepping through kernels (-G, -O0, or -g without -O, which compiles at -O0)."""
-        o = self.o
-        return "-O0" not in self.opt_flags() and not o.device_debug
+        """Whether kernels get their phased form (phases.py): not with -G, -O0, or -g without -O,
+        which all compile at -O0."""
+        return phases.wanted(self.opt_flags())
 
     def opt_flags(self):
         o = self.o
@@ -684,9 +684,9 @@ class Driver:
         self.copies = {}
         if kind != "cu":
             return path
-        phases = self.phases()
+        phased = self.phases()
         graph = includes.IncludeGraph(path, self.include_search(path), self.toolkit_roots(),
-                                      lambda text, name: rewrite.rewrite(text, name, phases, self.cuda_arch()))
+                                      lambda text, name: rewrite.rewrite(text, name, phased, self.cuda_arch()))
         root = graph.root
         if not root.copied:
             return path

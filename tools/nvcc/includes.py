@@ -23,15 +23,11 @@ include naming a macro (`#include HEADER`) or `#include_next` is left to the com
 import os
 import re
 
+from tokens import line_directive
+
 _INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*(?:"([^"\n]+)"|<([^>\n]+)>)', re.M)
 _LINE = re.compile(r'#line (\d+) "')
 _SYSTEM_PREFIXES = ("/usr/include", "/usr/local/include", "/usr/lib", "/usr/lib64", "/usr/share")
-
-
-def line_directive(path):
-    """`#line 1` naming path, as a copy of it opens: diagnostics and debug information name path."""
-    escaped = path.replace("\\", "\\\\").replace('"', '\\"')
-    return f'#line 1 "{escaped}"\n'
 
 
 def make_escape(path):
@@ -148,8 +144,9 @@ class IncludeGraph:
         return None  # in -isystem or the compiler's directories, or nowhere: not the user's
 
     def copy_text(self, node):
-        """What a copied node's copy holds: `#line 1` naming its original, then text_of."""
-        return line_directive(node.path if node is not self.root else self.root_name) + self.text_of(node)
+        """What a copied node's copy holds: `#line 1` naming its original (diagnostics and debug
+        information name it), then text_of."""
+        return line_directive(1, node.path if node is not self.root else self.root_name) + self.text_of(node)
 
     def text_of(self, node):
         """A copied node's text: rewritten, its includes of the user's headers made absolute. The

@@ -26,18 +26,11 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
 import includes  # noqa: E402
+import phases  # noqa: E402
 import rewrite  # noqa: E402
+from tokens import line_directive  # noqa: E402
 
-_UNOPTIMISED = ("", "Debug")
-
-
-def optimised(config, options):
-    """Whether the compile optimises: CMake's flags for CONFIG, then the target's options."""
-    on = config not in _UNOPTIMISED
-    for o in options:
-        if o.startswith("-O"):
-            on = o != "-O0"
-    return on
+_UNOPTIMISED = ("", "Debug")  # CMake's flags for these configurations set no optimisation
 
 
 def phased_graph(source, include_dirs, not_user):
@@ -53,7 +46,7 @@ def write_copy(source, copy, config, options=(), include_dirs=(), not_user=()):
     """Writes the copy (and the copies of the headers with kernels to phase, beside it under
     include/); returns the files it was made from, for the depfile."""
     graph = None
-    if optimised(config, options):
+    if phases.wanted(options, config not in _UNOPTIMISED):
         try:
             graph = phased_graph(source, include_dirs, not_user)
         except rewrite.RewriteError:
@@ -64,7 +57,7 @@ def write_copy(source, copy, config, options=(), include_dirs=(), not_user=()):
     files = {}
     if graph is None:
         with open(source, encoding="utf-8", errors="surrogateescape", newline="") as f:
-            files[copy] = includes.line_directive(source) + f.read()
+            files[copy] = line_directive(1, source) + f.read()
     else:
         graph.root.copy = copy
         for node in [graph.root] + copies:

@@ -22,9 +22,20 @@ atomic, a call of a function this file does not define, a local of a type not kn
 trivial, a lambda, goto, ...) leaves the kernel as it was: no second form.
 """
 
-__all__ = ["phased_body", "function_fitness"]
+from tokens import TRIVIA, Cursor, line_directive
 
-_TRIVIA = ("ws", "nl", "comment")
+__all__ = ["wanted", "phased_body", "function_fitness"]
+
+
+def wanted(flags, optimised=True):
+    """Whether a compile's kernels get the phased form: in optimised builds, not in those made for
+    stepping through kernels. The last -O flag of `flags` decides (-O0: not optimised); without
+    one, `optimised` (the build's default)."""
+    for f in flags:
+        if f.startswith("-O"):
+            optimised = f != "-O0"
+    return optimised
+
 
 # Types a local that lives across a barrier may have (with const, and pointers to anything).
 _SCALARS = {
@@ -95,9 +106,11 @@ class _Var:
 
 
 class _Phaser:
-    def __init__(self, rw, open_i, close_i, functions, params):
-        self.rw = rw
-        self.t = rw.t
+    def __init__(self, view, texts, path, open_i, close_i, functions, params):
+        self.view = view  # a Cursor over the file's tokens
+        self.t = view.t
+        self.texts = texts  # each token's text as rewritten so far
+        self.path = path
         self.open = open_i
         self.close = close_i
         self.functions = functions  # name -> whether its body is fit to be called from a phase
@@ -105,7 +118,7 @@ class _Phaser:
         self.param_words = params  # name -> the words of its type
         self.written = []  # the parameters the kernel writes (scalars and pointers): replicated
         self.views = _views(params)  # those of them one may call: cusim's checked views, A(i, j)
-        self.sig = [k for k in range(open_i + 1, close_i) if self.t[k].kind not in _TRIVIA]
+        self.sig = view.sig_between(open_i, close_i)
         self.pos = {k: p for p, k in enumerate(self.sig)}
         self.cg_barriers = {}  # cg::sync(cta); and cta.sync(); statements: first position -> last
         self.handle_decls = {}  # cg::thread_block cta = cg::this_thread_block(); likewise
@@ -113,8 +126,6 @@ class _Phaser:
         self.vars = []  # every replicated variable, in order of declaration
         self.shared = []  # token ranges of the __shared__ declarations, run once
         self.phases = 0
-        escaped = rw.path.replace("\\", "\\\\").replace('"', '\\"')
-        self.file = f'"{escaped}"'
 
     # -- tokens
     def tok(self, p):
@@ -127,7 +138,7 @@ class _Phaser:
         return 0 <= p < len(self.sig) and self.tok(p).kind == "punct" and self.tok(p).text == text
 
     def match(self, p):
-        k = self.rw.match_forward(self.sig[p])
+        k = self.view.match_forward(self.sig[p])
         if k < 0 or k not in self.pos:
             raise _Unfit("unbalanced")
         return self.pos[k]
@@ -402,7 +413,7 @@ class _Phaser:
                 raise _Unfit("an auto declaration whose type depends on a local")
             if self.is_p(q, ","):
                 raise _Unfit("several auto declarators")
-        text = "".join(" " if self.t[k].kind in _TRIVIA else self.rw.out[k]
+        text = "".join(" " if self.t[k].kind in TRIVIA else self.texts[k]
                        for k in range(self.sig[init[0]], self.sig[init[1]] + 1))
         typ = f"std::decay_t<decltype({text})>"
         binder = ("const auto& " if const else "auto& ") + shown
@@ -418,17 +429,17 @@ class _Phaser:
         a, b = self.sig[lo], self.sig[hi]
         # The first token at its own column: the bounds reports read the subscript at the
         # instrumentation's column in the source line.
-        parts = [f"\n#line {self.t[a].line} {self.file}\n", " " * self.column_of(a)]
+        parts = ["\n" + line_directive(self.t[a].line, self.path), " " * self.column_of(a)]
         k = a
         while k <= b:
             tok = self.t[k]
-            text = self.rw.out[k]
+            text = self.texts[k]
             if tok.kind == "comment":
                 text = "".join(c if c == "\n" else " " for c in tok.text)
             elif tok.kind == "pp":
                 text = "\n" * tok.text.count("\n")  # #pragma unroll & co.: hints for the first form
             elif tok.kind == "id" and tok.text == "return":
-                n = self.rw.next_sig(k)
+                n = self.view.next_sig(k)
                 if exit_label is None or not (self.t[n].kind == "punct" and self.t[n].text == ";"):
                     raise _Unfit("return with a value")
                 text = f"goto {exit_label}"
@@ -441,7 +452,7 @@ class _Phaser:
         width = 0
         k = a - 1
         while k >= 0:
-            text = self.rw.out[k] if self.t[k].line == self.t[a].line else self.t[k].text
+            text = self.texts[k] if self.t[k].line == self.t[a].line else self.t[k].text
             if "\n" in self.t[k].text:
                 width += len(self.t[k].text) - self.t[k].text.rindex("\n") - 1
                 break
@@ -650,14 +661,15 @@ class _Phaser:
             head.append(f" std::remove_cv_t<{v.type}>* const cusim_v{v.slot}_ = "
                         f"cusim_pb_.slots<std::remove_cv_t<{v.type}>>({init});")
         line = self.t[self.open].line
-        return "".join(head) + code + f" return; }}\n#line {line} {self.file}\n"
+        return "".join(head) + code + " return; }\n" + line_directive(line, self.path)
 
 
-def phased_body(rw, open_i, close_i, functions, params):
+def phased_body(view, texts, path, open_i, close_i, functions, params):
     """The text to put after the { at open_i of a kernel's body (closing at close_i): the phased
-    form, or "" when the kernel is not fit for it."""
+    form, or "" when the kernel is not fit for it. view: a Cursor over the tokens of the file
+    `path`; texts: each token's text as rewritten so far."""
     try:
-        return _Phaser(rw, open_i, close_i, functions, params).run() or ""
+        return _Phaser(view, texts, path, open_i, close_i, functions, params).run() or ""
     except _Unfit:
         return ""
 
@@ -678,22 +690,14 @@ def _called_names(tokens):
             continue
         q = p - 1
         if tokens[q].kind == "punct" and tokens[q].text == ">":
-            depth = 0
-            while q >= 0:
-                if tokens[q].kind == "punct" and tokens[q].text == ">":
-                    depth += 1
-                elif tokens[q].kind == "punct" and tokens[q].text == "<":
-                    depth -= 1
-                    if depth == 0:
-                        break
-                q -= 1
-            q -= 1
+            lt = Cursor(tokens).angle_partner(q, -1)
+            q = lt - 1 if lt >= 0 else -1
         if q >= 0 and tokens[q].kind == "id":
             names.append(tokens[q].text)
     return names
 
 
-def function_fitness(rw, functions):
+def function_fitness(view, functions):
     """name -> whether every function of that name defined in this file may be called from a
     phase: nothing in it waits for other threads, and it calls only such functions."""
     bodies = {}
@@ -709,13 +713,13 @@ def function_fitness(rw, functions):
             ok = True
             for lo, hi, params in defs:
                 for k in range(lo + 1, hi):
-                    tok = rw.t[k]
+                    tok = view.t[k]
                     if _waits(tok) or tok.kind == "id" and tok.text == "__syncthreads":
                         ok = False
-                    elif tok.kind == "pp" or (tok.kind == "punct" and tok.text == "<" and rw.adjacent(k, 3, "<")):
+                    elif tok.kind == "pp" or (tok.kind == "punct" and tok.text == "<" and view.adjacent(k, 3, "<")):
                         ok = False
                 if ok and not all(c in _CONTROL or c in _KNOWN_CALLS or c in _SCALARS or c in _views(params) or fit.get(c)
-                                  for c in _called_names([t for t in rw.t[lo + 1:hi] if t.kind not in _TRIVIA])):
+                                  for c in _called_names([view.t[k] for k in view.sig_between(lo, hi)])):
                     ok = False
             if ok:
                 fit[name] = changed = True

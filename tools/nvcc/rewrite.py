@@ -33,163 +33,9 @@ import hashlib
 import re
 
 import phases
+from tokens import CLOSE, OPEN, TRIVIA, Cursor, RewriteError, line_directive, tokenize
 
 __all__ = ["RewriteError", "rewrite", "add_phases", "needs_rewrite"]
-
-
-class RewriteError(Exception):
-    """``file:line: cusim nvcc: cannot rewrite <construct>: <why>``."""
-
-    def __init__(self, path, line, construct, why):
-        super().__init__(f"{path}:{line}: cusim nvcc: cannot rewrite {construct}: {why}")
-
-
-class Token:
-    __slots__ = ("kind", "text", "line")
-
-    def __init__(self, kind, text, line):
-        self.kind = kind  # ws, nl, comment, pp, str, chr, id, num, punct
-        self.text = text
-        self.line = line
-
-    def __repr__(self):
-        return f"Token({self.kind}, {self.text!r}, {self.line})"
-
-
-_STRING_PREFIXES = ("u8R", "LR", "uR", "UR", "R", "u8", "L", "u", "U")
-_PUNCT = ("->*", "...", "::", "->", ".*", "++", "--", "&&", "||", "==", "!=", "+=", "-=", "*=",
-          "/=", "%=", "&=", "|=", "^=", "##")
-_ID_START = re.compile(r"[A-Za-z_$]")
-_ID = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
-_NUMBER = re.compile(r"\.?[0-9](?:[eEpP][+-]|'[0-9A-Za-z_]|[0-9A-Za-z_.])*")
-
-
-def _skip_quoted(src, i, quote, path, line):
-    """Index just past the literal whose opening quote is at i."""
-    n = len(src)
-    j = i + 1
-    while j < n:
-        c = src[j]
-        if c == "\\":
-            j += 2
-            continue
-        if c == quote:
-            return j + 1
-        if c == "\n":
-            break
-        j += 1
-    what = "string literal" if quote == '"' else "character literal"
-    raise RewriteError(path, line, "the file", f"unterminated {what}")
-
-
-def _skip_raw(src, i, path, line):
-    """i is at the opening quote of R"delim( ... )delim"."""
-    m = re.compile(r'"([^()\\\s]{0,16})\(').match(src, i)
-    if not m:
-        raise RewriteError(path, line, "the file", "malformed raw string literal")
-    end = src.find(")" + m.group(1) + '"', m.end())
-    if end < 0:
-        raise RewriteError(path, line, "the file", "unterminated raw string literal")
-    return end + len(m.group(1)) + 2
-
-
-def tokenize(src, path="<input>"):
-    """Splits C/C++ source into tokens whose texts concatenate back to src exactly."""
-    tokens = []
-    n = len(src)
-    i = 0
-    line = 1
-    at_line_start = True
-    while i < n:
-        c = src[i]
-        start = i
-        if c == "\n":
-            tokens.append(Token("nl", "\n", line))
-            line += 1
-            i += 1
-            at_line_start = True
-            continue
-        if c in " \t\r\f\v" or (c == "\\" and src.startswith("\\\n", i)):
-            while i < n and (src[i] in " \t\r\f\v" or src.startswith("\\\n", i)):
-                i += 2 if src[i] == "\\" else 1
-            text = src[start:i]
-            tokens.append(Token("ws", text, line))
-            line += text.count("\n")
-            continue
-        if src.startswith("//", i):
-            while i < n and src[i] != "\n":
-                i += 2 if src.startswith("\\\n", i) else 1
-            text = src[start:i]
-            tokens.append(Token("comment", text, line))
-            line += text.count("\n")
-            continue
-        if src.startswith("/*", i):
-            end = src.find("*/", i + 2)
-            if end < 0:
-                raise RewriteError(path, line, "the file", "unterminated comment")
-            i = end + 2
-            text = src[start:i]
-            tokens.append(Token("comment", text, line))
-            line += text.count("\n")
-            continue
-        if c == "#" and at_line_start:
-            # A directive runs to the end of its (continued) line; comments and literals inside it
-            # are skipped whole so that a /* */ spanning lines or a "//" in a string is no end.
-            while i < n and src[i] != "\n":
-                if src.startswith("\\\n", i):
-                    i += 2
-                elif src.startswith("//", i):
-                    while i < n and src[i] != "\n":
-                        i += 2 if src.startswith("\\\n", i) else 1
-                elif src.startswith("/*", i):
-                    end = src.find("*/", i + 2)
-                    if end < 0:
-                        raise RewriteError(path, line, "the file", "unterminated comment")
-                    i = end + 2
-                elif src[i] in "\"'":
-                    i = _skip_quoted(src, i, src[i], path, line)
-                else:
-                    i += 1
-            text = src[start:i]
-            tokens.append(Token("pp", text, line))
-            line += text.count("\n")
-            continue
-        at_line_start = False
-        if _ID_START.match(c):
-            m = _ID.match(src, i)
-            word = m.group(0)
-            j = m.end()
-            if j < n and src[j] in "\"'" and word in _STRING_PREFIXES:
-                if word.endswith("R") and src[j] == '"':
-                    i = _skip_raw(src, j, path, line)
-                else:
-                    i = _skip_quoted(src, j, src[j], path, line)
-                text = src[start:i]
-                tokens.append(Token("str" if src[j] == '"' else "chr", text, line))
-                line += text.count("\n")
-                continue
-            tokens.append(Token("id", word, line))
-            i = j
-            continue
-        if c.isdigit() or (c == "." and i + 1 < n and src[i + 1].isdigit()):
-            m = _NUMBER.match(src, i)
-            tokens.append(Token("num", m.group(0), line))
-            i = m.end()
-            continue
-        if c in "\"'":
-            i = _skip_quoted(src, i, c, path, line)
-            tokens.append(Token("str" if c == '"' else "chr", src[start:i], line))
-            continue
-        for p in _PUNCT:
-            if src.startswith(p, i):
-                tokens.append(Token("punct", p, line))
-                i += len(p)
-                break
-        else:
-            # < and > stay single characters: <<< is three of them, and >>> may close templates.
-            tokens.append(Token("punct", c, line))
-            i += 1
-    return tokens
 
 
 def needs_rewrite(src):
@@ -225,9 +71,6 @@ def device_view(text, arch):
     return re.sub(r"\b__CUDA_ARCH__\b", str(arch), text)
 
 
-_TRIVIA = ("ws", "nl", "comment")
-_OPEN = {"(": ")", "[": "]", "{": "}"}
-_CLOSE = {")": "(", "]": "[", "}": "{"}
 _KEYWORDS_BEFORE_EXPR = {"return", "else", "do", "case", "throw", "co_return", "co_yield", "co_await"}
 _ALIGN_WORDS = ("__align__", "alignas")
 # Words followed by a parenthesised group in a declaration that are not the declared name.
@@ -262,6 +105,22 @@ _EXPRESSION_BEFORE = {"=", "(", ",", "[", "+", "-", "*", "/", "%", "!", "~", "&"
                       "==", "!=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^="}
 _DECL_SPECIFIERS = {"static", "volatile", "const", "extern", "__device__", "__shared__", "inline",
                     "__restrict__", "register"}
+# What no template argument list in an expression holds: a scan for one stops there (the brackets
+# facing the scan are skipped whole, the others end it).
+_NOT_IN_ARGUMENTS = {"{", "}", ";", "&&", "||", "?", "=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^="}
+
+
+def _ends_arguments_forward(tok):
+    return tok.kind == "pp" or tok.kind == "punct" and (tok.text in _NOT_IN_ARGUMENTS or tok.text in (")", "]"))
+
+
+def _ends_arguments_backward(tok):
+    return tok.kind == "pp" or tok.kind == "punct" and (tok.text in _NOT_IN_ARGUMENTS or tok.text in ("(", "[", ":"))
+
+
+def _ends_declaration(tok):
+    """A template argument list of a declaration's type or a kernel's name: never past a ; or {."""
+    return tok.kind == "punct" and tok.text in (";", "{")
 
 
 def registration(name, n, line, tag):
@@ -279,9 +138,9 @@ def array_name_registration(variable, name, space):
             f"::cusim::detail::name_array(\"{name}\", ::cusim::memory_space::{space});")
 
 
-class _Rewriter:
+class _Rewriter(Cursor):
     def __init__(self, tokens, path, phases=True, only_phases=False, cuda_arch=DEFAULT_CUDA_ARCH):
-        self.t = tokens
+        super().__init__(tokens)
         self.cuda_arch = cuda_arch  # __CUDA_ARCH__ in device code
         # #if index -> the directives of its chain (conditional_chains), for those testing __CUDA_ARCH__
         self.chains = None if any(tok.kind == "pp" and "__CUDA_ARCH__" in tok.text for tok in tokens) else {}
@@ -297,85 +156,13 @@ class _Rewriter:
         # In those names too, since one translation unit may include several rewritten headers.
         self.tag = hashlib.blake2s(path.encode("utf-8", "surrogateescape"), digest_size=4).hexdigest()
 
-    # -- navigation over significant tokens
-    def next_sig(self, i):
-        i += 1
-        while i < len(self.t) and self.t[i].kind in _TRIVIA:
-            i += 1
-        return i
-
-    def prev_sig(self, i):
-        i -= 1
-        while i >= 0 and self.t[i].kind in _TRIVIA:
-            i -= 1
-        return i
-
-    def is_punct(self, i, text):
-        return 0 <= i < len(self.t) and self.t[i].kind == "punct" and self.t[i].text == text
-
-    def adjacent(self, i, n, ch):
-        """Tokens i..i+n-1 are each the punctuator ch, with nothing between them."""
-        return all(self.is_punct(i + k, ch) for k in range(n))
-
     def fail(self, i, construct, why):
         line = self.t[i].line if 0 <= i < len(self.t) else (self.t[-1].line if self.t else 1)
         raise RewriteError(self.path, line, construct, why)
 
-    def match_forward(self, i):
-        """i is at an opening (, [ or {: the index of its closing partner."""
-        stack = []
-        j = i
-        while j < len(self.t):
-            tok = self.t[j]
-            if tok.kind == "punct":
-                if tok.text in _OPEN:
-                    stack.append(_OPEN[tok.text])
-                elif tok.text in _CLOSE:
-                    if not stack or stack.pop() != tok.text:
-                        return -1
-                    if not stack:
-                        return j
-            j += 1
-        return -1
-
-    def match_backward(self, i):
-        """i is at a closing ), ] or }: the index of its opening partner."""
-        stack = []
-        j = i
-        while j >= 0:
-            tok = self.t[j]
-            if tok.kind == "punct":
-                if tok.text in _CLOSE:
-                    stack.append(_CLOSE[tok.text])
-                elif tok.text in _OPEN:
-                    if not stack or stack.pop() != tok.text:
-                        return -1
-                    if not stack:
-                        return j
-            j -= 1
-        return -1
-
     def angle_backward(self, i):
         """i is at the > closing a template argument list: the index of its <, or -1."""
-        depth = 0
-        j = i
-        while j >= 0:
-            tok = self.t[j]
-            if tok.kind == "punct":
-                if tok.text in _CLOSE:
-                    j = self.match_backward(j)
-                    if j < 0:
-                        return -1
-                elif tok.text == ">":
-                    depth += 1
-                elif tok.text == "<":
-                    depth -= 1
-                    if depth == 0:
-                        return j
-                elif tok.text in (";", "{", "}"):
-                    return -1
-            j -= 1
-        return -1
+        return self.angle_partner(i, -1, (")", "]", "}"), _ends_declaration)
 
     # -- <<<...>>>
     def kernel_start(self, i):
@@ -446,9 +233,9 @@ class _Rewriter:
         while j < hi:
             tok = self.t[j]
             if tok.kind == "punct":
-                if tok.text in _OPEN:
-                    stack.append(_OPEN[tok.text])
-                elif tok.text in _CLOSE:
+                if tok.text in OPEN:
+                    stack.append(OPEN[tok.text])
+                elif tok.text in CLOSE:
                     if not stack or stack.pop() != tok.text:
                         self.fail(j, construct, f"unbalanced '{tok.text}' in the launch configuration")
                 elif not stack and self.adjacent(j, 3, ">"):
@@ -532,9 +319,9 @@ class _Rewriter:
         while j < len(self.t):
             tok = self.t[j]
             if tok.kind == "punct":
-                if tok.text in _OPEN:
-                    stack.append(_OPEN[tok.text])
-                elif tok.text in _CLOSE:
+                if tok.text in OPEN:
+                    stack.append(OPEN[tok.text])
+                elif tok.text in CLOSE:
                     if not stack or stack.pop() != tok.text:
                         break
                 elif tok.text == ";" and not stack:
@@ -543,7 +330,7 @@ class _Rewriter:
             j += 1
         if end < 0:
             self.fail(i, construct, "no ';' ends it")
-        sig = [k for k in range(start, end) if self.t[k].kind not in _TRIVIA]
+        sig = [k for k in range(start, end) if self.t[k].kind not in TRIVIA]
         # __shared__ among the other specifiers, wherever it stands, goes first.
         at = next(n for n, k in enumerate(sig) if self.t[k].text == "__shared__")
         sig = [sig[at]] + sig[:at] + sig[at + 1:]
@@ -629,7 +416,7 @@ class _Rewriter:
         while k < len(rest):
             idx = rest[k]
             tok = self.t[idx]
-            if tok.kind == "punct" and tok.text in _OPEN:
+            if tok.kind == "punct" and tok.text in OPEN:
                 close = self.match_forward(idx)
                 while k < len(rest) and rest[k] <= close:
                     out[-1].append(rest[k])
@@ -703,7 +490,7 @@ class _Rewriter:
         parts = []
         for m in range(a, b + 1):
             tok = self.t[m]
-            if tok.kind in _TRIVIA:
+            if tok.kind in TRIVIA:
                 if parts and parts[-1] != " ":
                     parts.append(" ")
             else:
@@ -826,7 +613,6 @@ class _Rewriter:
         body } }`, the device view's lines placed by #line directives on their own lines (the
         rewrite's one other addition of lines, after the phases). With a goto (duplicated labels),
         the body has the device view only."""
-        escaped = self.path.replace("\\", "\\\\").replace('"', '\\"')
         for lo, hi, kind in self.device_bodies:
             inside = [k for k in self.hd_directives if lo < k < hi]
             if kind != "hd" or not inside:
@@ -840,10 +626,9 @@ class _Rewriter:
                            for k in range(lo + 1, hi))
             first = self.t[lo + 1]
             column = self.column_after(lo)
-            file = f'"{escaped}"'
-            self.out[lo] += (" if (!__builtin_is_constant_evaluated() && ::cusim::detail::current_thread_ != nullptr) {"
-                             f"\n#line {first.line} {file}\n" + " " * column + copy +
-                             f"\n}} else {{\n#line {self.t[lo].line} {file}\n" + " " * column)
+            self.out[lo] += (" if (!__builtin_is_constant_evaluated() && ::cusim::detail::current_thread_ != nullptr) {\n"
+                             + line_directive(first.line, self.path) + " " * column + copy +
+                             "\n} else {\n" + line_directive(self.t[lo].line, self.path) + " " * column)
             self.out[hi] = "}" + self.out[hi]
 
     def column_after(self, i):
@@ -931,10 +716,6 @@ class _Rewriter:
         """Tokens a..b hold no directive and nothing an earlier rewrite replaced."""
         return all(m not in self.protected and self.t[m].kind != "pp" for m in range(a, b + 1))
 
-    def sig_between(self, a, b):
-        """The significant tokens strictly between a and b."""
-        return [m for m in range(a + 1, b) if self.t[m].kind not in _TRIVIA]
-
     def is_int_type(self, sig):
         words = [self.t[m].text for m in sig]
         if words[:1] == ["::"]:
@@ -966,54 +747,13 @@ class _Rewriter:
 
     def template_close(self, lt, hi):
         """lt is a `<` after a name: the `>` closing it as a template argument list, or -1."""
-        depth = 0
-        j = lt
-        while j < hi:
-            tok = self.t[j]
-            if tok.kind == "pp":
-                return -1
-            if tok.kind == "punct":
-                if tok.text in ("(", "["):
-                    j = self.match_forward(j)
-                    if j < 0:
-                        return -1
-                elif tok.text in (")", "]", "{", "}", ";", "&&", "||", "?", "=") or tok.text.endswith("=") and \
-                        tok.text not in ("==", "!="):
-                    return -1
-                elif tok.text == "<":
-                    depth += 1
-                elif tok.text == ">":
-                    depth -= 1
-                    if depth == 0:
-                        return j
-            j += 1
-        return -1
+        return self.angle_partner(lt, 1, ("(", "["), _ends_arguments_forward, hi)
 
     def template_open(self, gt, lo):
         """gt is a `>`: the `<` of the template argument list it closes (a name before it), or -1."""
-        depth = 0
-        j = gt
-        while j > lo:
-            tok = self.t[j]
-            if tok.kind == "pp":
-                return -1
-            if tok.kind == "punct":
-                if tok.text in (")", "]"):
-                    j = self.match_backward(j)
-                    if j < 0:
-                        return -1
-                elif tok.text in ("(", "[", "{", "}", ";", "&&", "||", "?", ":", "=") or tok.text.endswith("=") and \
-                        tok.text not in ("==", "!="):
-                    return -1
-                elif tok.text == ">":
-                    depth += 1
-                elif tok.text == "<":
-                    depth -= 1
-                    if depth == 0:
-                        p = self.prev_sig(j)
-                        return j if p > lo and self.t[p].kind == "id" else -1
-            j -= 1
-        return -1
+        lt = self.angle_partner(gt, -1, (")", "]"), _ends_arguments_backward, lo)
+        p = self.prev_sig(lt) if lt >= 0 else lo
+        return lt if p > lo and self.t[p].kind == "id" else -1
 
     def postfix_end(self, e, hi):
         """e ends a primary expression: the last token of it with its postfix operators, or -1."""
@@ -1170,9 +910,9 @@ class _Rewriter:
             return
         depth = 0
         for m in range(n + 1, close):  # T(a, b) is no cast
-            if self.t[m].kind == "punct" and self.t[m].text in _OPEN:
+            if self.t[m].kind == "punct" and self.t[m].text in OPEN:
                 depth += 1
-            elif self.t[m].kind == "punct" and self.t[m].text in _CLOSE:
+            elif self.t[m].kind == "punct" and self.t[m].text in CLOSE:
                 depth -= 1
             elif depth == 0 and self.is_punct(m, ","):
                 return
@@ -1213,7 +953,7 @@ class _Rewriter:
         right = self.shift_right(self.next_sig(last), hi, compound)
         if left < 0 or right < 0 or not self.untouched(left, right):
             return
-        words = [self.t[m].text for m in range(self.next_sig(last), right + 1) if self.t[m].kind not in _TRIVIA]
+        words = [self.t[m].text for m in range(self.next_sig(last), right + 1) if self.t[m].kind not in TRIVIA]
         if words in (["std", "::", words[-1]], ["::", "std", "::", words[-1]]) and words[-1] in _MANIPULATORS or \
                 words in (["endl"], ["ends"], ["flush"]):
             return  # `os << std::endl`: an overload set, no argument of a function template
@@ -1328,7 +1068,7 @@ class _Rewriter:
             tok = self.t[j]
             if tok.kind == "pp":
                 return -1
-            if tok.kind in _TRIVIA:
+            if tok.kind in TRIVIA:
                 j += 1
                 continue
             if tok.kind == "punct":
@@ -1401,10 +1141,11 @@ class _Rewriter:
 
     def add_phases(self):
         """Each kernel fit for it gets its phased form (phases.py) after the { of its body."""
-        fit = phases.function_fitness(self, [f for f in self.functions if not f[4]])
+        view = Cursor(self.t)
+        fit = phases.function_fitness(view, [f for f in self.functions if not f[4]])
         for name, i, close, params, kernel in self.functions:
             if kernel:
-                self.out[i] += phases.phased_body(self, i, close, fit, params)
+                self.out[i] += phases.phased_body(view, self.out, self.path, i, close, fit, params)
 
     def declaration_start(self, i):
         """The first token of the declaration whose body opens with the { at i (after the previous
@@ -1480,7 +1221,7 @@ class _Rewriter:
         close = self.match_forward(i)
         if name is None or close < 0:
             return
-        words = [self.t[k] for k in range(start, i) if self.t[k].kind not in _TRIVIA]
+        words = [self.t[k] for k in range(start, i) if self.t[k].kind not in TRIVIA]
         params = self.parameters(paren)
         kernel = any(w.kind == "id" and w.text == "__global__" for w in words)
         self.functions.append((name.split("::")[-1], i, close, params, kernel))
@@ -1514,7 +1255,7 @@ class _Rewriter:
             if tok.kind == "punct" and tok.text == "=":
                 j += 1
                 while j < len(self.t) and not (self.is_punct(j, ",") or self.is_punct(j, ";")):
-                    if self.t[j].kind == "punct" and self.t[j].text in _OPEN:
+                    if self.t[j].kind == "punct" and self.t[j].text in OPEN:
                         j = self.match_forward(j)
                         if j < 0:
                             return i
