@@ -13,10 +13,6 @@
 
 namespace cusim::detail {
 
-void fail_outside_kernel(const char* what) { throw sim::outside_kernel_error(what); }
-
-void fail_internal(const char* what) { throw std::logic_error(std::string("cusim: internal error: ") + what); }
-
 __thread const void* shared_key = nullptr;
 
 void* bind_shared(const void* key, const source_location& site, std::size_t bytes, std::size_t align) {

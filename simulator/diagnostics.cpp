@@ -570,3 +570,12 @@ std::string leak_check_report(std::span<const leaked_allocation> live) {
 }
 
 }  // namespace cusim::sim
+
+namespace cusim::detail {
+
+// Declared by the kernel-facing header (device_runtime.hpp); here, below every part that uses them.
+void fail_outside_kernel(const char* what) { throw sim::outside_kernel_error(what); }
+
+void fail_internal(const char* what) { throw std::logic_error(std::string("cusim: internal error: ") + what); }
+
+}  // namespace cusim::detail
