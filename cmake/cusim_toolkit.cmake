@@ -25,7 +25,7 @@ if(CMAKE_SCRIPT_MODE_FILE)
   # Build-time sync: SOURCE_DIR, TOOLKIT_DIR.
   file(COPY ${SOURCE_DIR}/tools/nvcc/nvcc DESTINATION ${TOOLKIT_DIR}/bin
        FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
-  file(COPY ${SOURCE_DIR}/tools/nvcc/driver.py ${SOURCE_DIR}/tools/nvcc/tokens.py
+  file(COPY ${SOURCE_DIR}/tools/nvcc/driver.py ${SOURCE_DIR}/tools/nvcc/options.py ${SOURCE_DIR}/tools/nvcc/tokens.py
        ${SOURCE_DIR}/tools/nvcc/rewrite.py ${SOURCE_DIR}/tools/nvcc/phases.py
        ${SOURCE_DIR}/tools/nvcc/phase_copy.py ${SOURCE_DIR}/tools/nvcc/includes.py
        DESTINATION ${TOOLKIT_DIR}/share/cusim-nvcc)
@@ -99,7 +99,7 @@ add_custom_target(cusim_toolkit ALL DEPENDS cusim_toolkit_files cusim_cudart)
 # The same tree under <prefix>/cuda, with real files for the links.
 set(_inst cuda)
 install(PROGRAMS tools/nvcc/nvcc DESTINATION ${_inst}/bin)
-install(FILES tools/nvcc/driver.py tools/nvcc/tokens.py tools/nvcc/includes.py tools/nvcc/rewrite.py
+install(FILES tools/nvcc/driver.py tools/nvcc/options.py tools/nvcc/tokens.py tools/nvcc/includes.py tools/nvcc/rewrite.py
               tools/nvcc/phases.py tools/nvcc/phase_copy.py DESTINATION ${_inst}/share/cusim-nvcc)
 install(DIRECTORY include/cusim DESTINATION ${_inst}/include)
 if(EXISTS ${PROJECT_SOURCE_DIR}/include/cuda)
