@@ -85,7 +85,7 @@ function(_cusim_phase_sources out name)
                                  --not-user "$<TARGET_PROPERTY:cusim::cusim,INTERFACE_INCLUDE_DIRECTORIES>"
                                  --depfile "${copy}.d"
                          DEPENDS "${abs}" "${tool}" "${tool_dir}/rewrite.py" "${tool_dir}/phases.py"
-                                 "${tool_dir}/includes.py"
+                                 "${tool_dir}/includes.py" "${tool_dir}/tokens.py"
                          DEPFILE "${copy}.d"
                          COMMENT "cusim: the phased copy of ${src}" VERBATIM)
       # What the source's own properties ask for (set before this call), the copy asks for too.
