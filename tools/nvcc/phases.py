@@ -118,8 +118,8 @@ class _Phaser:
         self.param_words = params  # name -> the words of its type
         self.written = []  # the parameters the kernel writes (scalars and pointers): replicated
         self.views = _views(params)  # those of them one may call: cusim's checked views, A(i, j)
-        self.sig = view.sig_between(open_i, close_i)
-        self.pos = {k: p for p, k in enumerate(self.sig)}
+        self.sig = view.sig_between(open_i, close_i)  # position in the body -> token index
+        self.body = Cursor([self.t[k] for k in self.sig])  # the body's significant tokens, by position
         self.cg_barriers = {}  # cg::sync(cta); and cta.sync(); statements: first position -> last
         self.handle_decls = {}  # cg::thread_block cta = cg::this_thread_block(); likewise
         self.exempt = set()  # the positions of those statements' tokens
@@ -129,19 +129,19 @@ class _Phaser:
 
     # -- tokens
     def tok(self, p):
-        return self.t[self.sig[p]]
+        return self.body.t[p]
 
     def text(self, p):
         return self.tok(p).text if 0 <= p < len(self.sig) else ""
 
     def is_p(self, p, text):
-        return 0 <= p < len(self.sig) and self.tok(p).kind == "punct" and self.tok(p).text == text
+        return self.body.is_punct(p, text)
 
     def match(self, p):
-        k = self.view.match_forward(self.sig[p])
-        if k < 0 or k not in self.pos:
+        q = self.body.match_forward(p)
+        if q < 0:
             raise _Unfit("unbalanced")
-        return self.pos[k]
+        return q
 
     def has_barrier(self, lo, hi):
         return any(self.tok(p).kind == "id" and self.tok(p).text == "__syncthreads" or p in self.cg_barriers
@@ -685,12 +685,13 @@ def _called_names(tokens):
     <...> of template arguments before a ( (a parenthesised expression, a cast, or a call of a
     call's result names nothing)."""
     names = []
+    view = Cursor(tokens)
     for p, tok in enumerate(tokens):
         if not (tok.kind == "punct" and tok.text == "(") or p == 0:
             continue
         q = p - 1
         if tokens[q].kind == "punct" and tokens[q].text == ">":
-            lt = Cursor(tokens).angle_partner(q, -1)
+            lt = view.angle_partner(q, -1)
             q = lt - 1 if lt >= 0 else -1
         if q >= 0 and tokens[q].kind == "id":
             names.append(tokens[q].text)
