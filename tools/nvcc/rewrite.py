@@ -26,7 +26,8 @@ Only what C++ cannot express is rewritten (docs/unmodified-cuda.md):
 Comments, strings, character literals, raw strings and preprocessor lines are kept as they are
 (a launch inside a ``#define`` body is rewritten in place), and every rewrite stays on the lines it
 came from, so the output has exactly as many lines as the input. What cannot be rewritten safely
-raises RewriteError naming the file, line and construct.
+raises RewriteError naming the file, line and construct. The file is read as tokens (tokens.py):
+the rewriter is a Cursor over them with one replacement text per token.
 """
 
 import hashlib
