@@ -93,10 +93,10 @@ int block_runner::sync_block(thread_record& self, detail::sync_op op, int predic
   b.barrier_waiters.push_back(&self);
   // The last live thread to arrive releases the barrier itself and hands over to the first
   // waiter, with no switch to the scheduler, when nothing else needs it: every thread started,
-  // one site, no checker or random schedule (fast_next), not CUSIM_CHECK=sync, not the grid.
+  // one site, no checker or random schedule (fast_next, checkers), not the grid.
   // Nothing was ready (every live thread waits here), so the first waiter runs next.
   if (b.barrier_waiters.size() == b.live && b.next_unstarted == b.nthreads && b.fast_next && !b.barrier_divergent &&
-      op != detail::sync_op::grid && !b.launch->checks.sync) [[unlikely]] {
+      op != detail::sync_op::grid && !b.checkers) [[unlikely]] {
     mark_waiting(self);
     release_barrier();
     run_next(self, enter_ring());
@@ -109,7 +109,7 @@ int block_runner::sync_block(thread_record& self, detail::sync_op op, int predic
 
 void block_runner::release_barrier() {
   block_context& b = *block_;
-  if (b.barrier_op != detail::sync_op::grid && b.checker) b.checker->block_barrier(b);
+  if (b.barrier_op != detail::sync_op::grid && b.checkers) b.checkers->block_barrier_released(b);
   const int live = static_cast<int>(b.barrier_waiters.size());
   b.barrier_result = b.barrier_op == detail::sync_op::count ? b.barrier_count
                      : b.barrier_op == detail::sync_op::all ? (b.barrier_count == live)

@@ -13,7 +13,7 @@
 #include "fiber_pool.hpp"
 #include "fiber_switch.hpp"
 #include "launch_state.hpp"
-#include "memory_checker.hpp"
+#include "checker.hpp"
 #include "sanitizers.hpp"
 #include "symbolizer.hpp"
 #include "phases.hpp"
@@ -137,7 +137,9 @@ void block_context::reset(block_runner& r, launch_state& l, std::uint64_t linear
   cursor_xy = 0;
   cursor_z = 0;
   cursor_linear = 0;
-  observed = l.checker != nullptr || l.schedule_seed.has_value();
+  checkers = l.checkers.get();
+  strict_sync = checkers != nullptr && checkers->strict_sync();
+  observed = (checkers != nullptr && checkers->observes_accesses()) || l.schedule_seed.has_value();
   fast_next = !observed;
   phases = l.phases;
   phased = false;
@@ -164,10 +166,10 @@ void block_context::reset(block_runner& r, launch_state& l, std::uint64_t linear
   active_waiting = 0;
   ready.clear();
   ready_head = 0;
-  checker = l.checker.get();
-  shared.reset(cfg.shared_bytes, checker ? shared_memory::checked_poison : shared_memory::poison,
+  shared.reset(cfg.shared_bytes,
+               checkers && checkers->observes_accesses() ? shared_memory::checked_poison : shared_memory::poison,
                l.kernel ? block_shared_limit(*l.kernel) : shared_memory::limit_bytes);
-  if (checker) checker->block_started(*this);
+  if (checkers) checkers->block_started(*this);
 }
 
 // Runs the current block until every thread has exited (false) or every live thread waits at
@@ -386,7 +388,8 @@ void block_runner::shuffle_point(thread_record& self) {
 void block_runner::note_access(thread_record& self, void* p, std::size_t bytes, memory_space space,
                                const detail::source_location& site, bool store) {
   if (block_->shuffle && random_below(2) == 0) shuffle_point(self);  // before the access
-  if (block_->checker) block_->checker->access(self, *block_, p, bytes, space, site, store);
+  if (block_->checkers)
+    block_->checkers->accessed(self, *block_, {p, bytes, space, store ? access_kind::store : access_kind::unknown, site});
 }
 
 // splitmix64 over the block's state: the same sequence for a seed and block on any worker.
@@ -445,7 +448,7 @@ void note_access(void* p, std::size_t bytes, memory_space space, source_location
 void note_atomic_access(const void* p) {
   if (current_thread_ == nullptr) return;
   sim::thread_record& t = *static_cast<sim::thread_record*>(current_thread_);
-  if (sim::memory_checker* c = static_cast<sim::block_context*>(t.block)->checker) c->atomic(t, p);
+  if (sim::checker_set* c = static_cast<sim::block_context*>(t.block)->checkers) c->atomic_applied(t, p);
 }
 
 }  // namespace cusim::detail

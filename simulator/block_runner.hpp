@@ -103,7 +103,6 @@ class block_runner : public debug_worker {
   void shuffle_point(thread_record& self);
   std::uint64_t random_below(std::uint64_t n) noexcept;
   bool resolve_waits();
-  bool strict_barrier_violated();
   void release_barrier();
   bool complete_collective(thread_record& self);
   /// Raises the fault of a collective `self` cannot take part in: not in its own mask, or a

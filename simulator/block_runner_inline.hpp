@@ -14,7 +14,7 @@
 #include "debugger.hpp"
 #include "fiber_switch.hpp"
 #include "launch_state.hpp"
-#include "memory_checker.hpp"
+#include "checker.hpp"
 #include "sanitizers.hpp"
 
 #include <cusim/error.hpp>
@@ -148,8 +148,8 @@ void block_runner::run_next(thread_record& self, fiber_slot* next) {
 }
 
 void block_runner::flush_accesses(thread_record& self) {
-  if (block_->checker != nullptr) [[unlikely]]
-    block_->checker->flush(self, *block_);
+  if (block_->checkers != nullptr) [[unlikely]]
+    block_->checkers->thread_paused(self, *block_);
 }
 
 }  // namespace cusim::sim

@@ -23,7 +23,7 @@ namespace cusim::sim {
 
 struct launch_state;
 class block_runner;
-class memory_checker;
+class checker_set;
 struct block_context;
 
 enum class thread_status : std::uint8_t { unstarted, running, ready, waiting, exited };
@@ -72,7 +72,8 @@ struct fiber_slot : thread_record {
 struct block_context : detail::block_info {
   block_runner* runner = nullptr;
   launch_state* launch = nullptr;
-  memory_checker* checker = nullptr;  // the launch's (null with race and init off)
+  checker_set* checkers = nullptr;  // the launch's (null when no checker is on)
+  bool strict_sync = false;          // checker_set::strict_sync
   std::uint64_t linear = 0;
   unsigned waiting = 0;  // threads parked at a barrier of either kind, not released yet
   unsigned live = 0;     // threads started and not exited (a thread that exits into the next keeps it)

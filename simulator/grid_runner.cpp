@@ -8,7 +8,7 @@
 #include "debugger.hpp"
 #include "device.hpp"
 #include "diagnostics.hpp"
-#include "memory_checker.hpp"
+#include "checker.hpp"
 #include "fault_signals.hpp"
 #include "gpu_defined.hpp"
 #include "sanitizers.hpp"
@@ -107,7 +107,7 @@ class grid_barrier {
                                arrived_, launch_.blocks, first_waiter_->site)));
     }
     abort_ = launch_.lowest_fault.load() != UINT64_MAX;
-    if (launch_.checker) launch_.checker->grid_barrier();
+    if (launch_.checkers) launch_.checkers->grid_synchronised();
     arrived_ = 0;
     first_waiter_.reset();
     ++generation_;
@@ -146,7 +146,7 @@ std::exception_ptr run_grid(launch_state& launch) {
   ensure_fault_handlers(block_runner::abandon_current);
   // The memory checkers run the blocks one at a time, in order: what they find must not depend
   // on the worker count, and a cross-block race is a race in whatever order blocks run.
-  const unsigned workers = launch.checker ? 1 : worker_count();
+  const unsigned workers = launch.checkers && launch.checkers->observes_accesses() ? 1 : worker_count();
   if (launch.cooperative) {
     run_cooperative(launch, workers);
   } else if (workers == 1 || launch.blocks == 1) {
@@ -165,7 +165,7 @@ std::exception_ptr run_grid(launch_state& launch) {
     happens_after(&launch.blocks);
   }
   flush_division_reports(launch);
-  if (!launch.fault && launch.checker) return launch.checker->report();
+  if (!launch.fault && launch.checkers) return launch.checkers->launch_ended();
   return launch.fault;
 }
 

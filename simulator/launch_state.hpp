@@ -18,7 +18,7 @@
 
 namespace cusim::sim {
 
-class memory_checker;
+class checker_set;
 
 /// A launch made by a thread of another launch (CUDA dynamic parallelism, `k<<<...>>>` in a
 /// kernel): it runs once its parent's grid has finished and before the parent launch completes,
@@ -47,10 +47,10 @@ struct launch_state {
   bool break_on_fault = false;
   std::optional<std::uint64_t> schedule_seed;
   bool phases = false;  // blocks may run as loops between barriers (CUSIM_PHASES, and nothing against it)
-  std::unique_ptr<memory_checker> checker;  // CUSIM_CHECK=race or init
+  std::unique_ptr<checker_set> checkers;  // CUSIM_CHECK's (null when none is on)
 
   launch_state();
-  ~launch_state();  // where memory_checker is complete
+  ~launch_state();  // where checker_set is complete
 
   std::atomic<std::uint64_t> lowest_fault{UINT64_MAX};
   std::mutex mutex;

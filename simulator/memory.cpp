@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
-// Allocation registry behind cudaMalloc & co., and CUSIM_CHECK=leaks at exit.
+// Allocation registry behind cudaMalloc & co.; at exit, it tells CUSIM_CHECK=leaks what is live.
 #include "memory.hpp"
 
 #include "address_space.hpp"
 #include "diagnostics.hpp"
+#include "leak_checker.hpp"
 #include "settings.hpp"
 
 #include <cstdio>
@@ -54,17 +55,15 @@ constexpr int init_poison = 0x5a;
 
 bool is_host(allocation_kind kind) { return kind == allocation_kind::host || kind == allocation_kind::registered_host; }
 
-/// CUSIM_CHECK=leaks: at exit, every allocation still live, in allocation order.
-struct leak_report {
-  ~leak_report() {
+/// The program's checkers (CUSIM_CHECK=leaks), told at exit what is still live.
+struct program_end {
+  ~program_end() {
     if (!checks().leaks) return;
     std::lock_guard lock(mutex);
     std::vector<leaked_allocation> live;
     for (const auto& [addr, a] : registry())
       if (a.kind != allocation_kind::symbol) live.push_back({addr, a.bytes, allocation_kind_name(a.kind), a.serial, a.site});
-    if (live.empty()) return;
-    std::sort(live.begin(), live.end(), [](const auto& x, const auto& y) { return x.serial < y.serial; });
-    std::fputs(leak_check_report(live).c_str(), stderr);
+    leak_checker().program_ended(live);
   }
 };
 }  // namespace
@@ -92,7 +91,7 @@ allocation* holding(std::uintptr_t addr, std::size_t bytes);
 
 void* allocate(std::size_t bytes, allocation_kind kind, const detail::source_location& site, unsigned flags,
                std::uintptr_t caller) {
-  static leak_report report;  // destroyed at exit, after the allocations that outlive main
+  static program_end at_exit;  // destroyed at exit, after the allocations that outlive main
   constexpr std::size_t alignment = 256;  // cudaMalloc's guarantee (the arena's are page-aligned)
   void* p = arena_allocate(bytes);
   if (p == nullptr) p = std::aligned_alloc(alignment, (bytes + alignment - 1) / alignment * alignment);
@@ -107,7 +106,7 @@ void* allocate(std::size_t bytes, allocation_kind kind, const detail::source_loc
 }
 
 bool adopt(void* p, std::size_t bytes, allocation_kind kind, unsigned flags) {
-  static leak_report report;
+  static program_end at_exit;
   const auto addr = reinterpret_cast<std::uintptr_t>(p);
   std::lock_guard lock(mutex);
   auto next = registry().lower_bound(addr);

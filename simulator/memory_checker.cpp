@@ -50,7 +50,7 @@ memory_checker::memory_checker(const check_settings& settings)
 
 std::uint64_t memory_checker::tick() noexcept { return clock_.fetch_add(1, std::memory_order_relaxed) + 1; }
 
-void memory_checker::block_barrier(block_context& b) noexcept { b.check_shadow.barrier_clock = tick(); }
+void memory_checker::block_barrier_released(block_context& b) noexcept { b.check_shadow.barrier_clock = tick(); }
 
 void memory_checker::block_started(block_context& b) {
   shared_shadow& s = b.check_shadow;
@@ -65,8 +65,8 @@ void memory_checker::block_started(block_context& b) {
   s.barrier_clock = 0;
 }
 
-void memory_checker::access(thread_record& t, block_context& b, void* p, std::size_t bytes, memory_space space,
-                            const detail::source_location& site, bool store) {
+void memory_checker::accessed(thread_record& t, block_context& b, const access_event& a) {
+  void* const p = a.address;
   access_window& w = t.window;
   for (unsigned i = 0; i < w.count; ++i) {
     if (w.entries[i].addr != p) continue;
@@ -81,22 +81,23 @@ void memory_checker::access(thread_record& t, block_context& b, void* p, std::si
     --w.count;
   }
   pending_access& e = w.entries[w.count++];
-  e = {p, static_cast<std::uint32_t>(bytes), space, false, store, site, {}};
+  e = {p, static_cast<std::uint32_t>(a.bytes), a.space, a.kind == access_kind::atomic, a.kind == access_kind::store,
+       a.site, {}};
   snapshot(p, e.bytes, e.before);
 }
 
-void memory_checker::atomic(thread_record& t, const void* p) noexcept {
+void memory_checker::atomic_applied(thread_record& t, const void* p) noexcept {
   for (unsigned i = 0; i < t.window.count; ++i)
     if (t.window.entries[i].addr == p) t.window.entries[i].atomic = true;
 }
 
-void memory_checker::flush(thread_record& t, block_context& b) {
+void memory_checker::thread_paused(thread_record& t, block_context& b) {
   access_window& w = t.window;
   for (unsigned i = 0; i < w.count; ++i) classify(t, b, w.entries[i]);
   w.count = 0;
 }
 
-void memory_checker::warp_barrier(block_context& b, unsigned base, unsigned mask) noexcept {
+void memory_checker::warp_synchronised(block_context& b, unsigned base, unsigned mask) noexcept {
   const std::uint64_t now = tick();
   for (unsigned m = mask; m != 0; m &= m - 1) {
     const unsigned i = base + static_cast<unsigned>(__builtin_ctz(m));
@@ -224,7 +225,7 @@ void memory_checker::add(fault_kind kind, const char* hazard, const thread_recor
   findings_.push_back(std::move(f));
 }
 
-std::exception_ptr memory_checker::report() const {
+std::exception_ptr memory_checker::launch_ended() {
   std::lock_guard lock(mutex_);
   if (findings_.empty()) return nullptr;
   return std::make_exception_ptr(memory_check_report(findings_));

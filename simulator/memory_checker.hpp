@@ -9,6 +9,7 @@
 // (diagnostics' memory_check_report words them).
 #pragma once
 
+#include "checker.hpp"
 #include "checker_state.hpp"
 #include "diagnostics.hpp"
 
@@ -30,28 +31,28 @@ struct check_settings;
 struct device_shadow;
 
 /// The race and init checkers of one launch.
-class memory_checker {
+class memory_checker final : public checker {
  public:
   explicit memory_checker(const check_settings& settings);
 
+  bool observes_accesses() const noexcept override { return true; }
   /// Starts block `b`'s shadow.
-  void block_started(block_context& b);
-  /// `t` is about to access `bytes` at `p` through a checked array at `site` (`store`: known to
-  /// write; otherwise a write is told by the change it makes).
-  void access(thread_record& t, block_context& b, void* p, std::size_t bytes, memory_space space,
-              const detail::source_location& site, bool store = false);
+  void block_started(block_context& b) override;
+  /// `t` is about to access `e.bytes` at `e.address` through a checked array (a store when
+  /// `e.kind` says so; otherwise a write is told by the change it makes).
+  void accessed(thread_record& t, block_context& b, const access_event& e) override;
   /// An atomic function was applied to `p`: if `t` reached it through a checked array, the
   /// access is atomic (atomics do not race with atomics).
-  void atomic(thread_record& t, const void* p) noexcept;
+  void atomic_applied(thread_record& t, const void* p) noexcept override;
   /// Classifies every access of `t` not yet classified (before it synchronises or yields).
-  void flush(thread_record& t, block_context& b);
+  void thread_paused(thread_record& t, block_context& b) override;
 
-  void block_barrier(block_context& b) noexcept;
-  void warp_barrier(block_context& b, unsigned base, unsigned mask) noexcept;
-  void grid_barrier() noexcept { grid_clock_ = tick(); }
+  void block_barrier_released(block_context& b) noexcept override;
+  void warp_synchronised(block_context& b, unsigned base, unsigned mask) noexcept override;
+  void grid_synchronised() noexcept override { grid_clock_ = tick(); }
 
   /// The launch's findings as one kernel_error (null when there are none).
-  std::exception_ptr report() const;
+  std::exception_ptr launch_ended() override;
 
  private:
   static std::uint64_t tick() noexcept;

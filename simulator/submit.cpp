@@ -7,7 +7,7 @@
 #include "debugger.hpp"
 #include "device.hpp"
 #include "grid_runner.hpp"
-#include "memory_checker.hpp"
+#include "checkers.hpp"
 #include "settings.hpp"
 #include "streams.hpp"
 
@@ -36,13 +36,13 @@ std::shared_ptr<launch_state> prepare_launch(const launch_config& config, detail
   launch->checks = checks();
   launch->break_on_fault = break_on_fault();
   launch->schedule_seed = schedule_seed();
-  if (launch->checks.memory()) launch->checker = std::make_unique<memory_checker>(launch->checks);
+  launch->checkers = checkers_for_launch(launch->checks);
   // Loops between barriers keep every default check; the opt-in ones watch threads interleave. A
   // program started under a debugger keeps a fiber per thread, for the thread list and focus
   // (asked once: a launch must stay cheap).
   static const bool traced = debugger_attached();
-  launch->phases = phases_enabled() && !traced && !cooperative && !launch->checker && !launch->schedule_seed &&
-                   !launch->checks.sync;
+  launch->phases = phases_enabled() && !traced && !cooperative && !launch->schedule_seed &&
+                   (!launch->checkers || launch->checkers->allows_phases());
   return launch;
 }
 

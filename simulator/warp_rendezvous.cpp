@@ -9,7 +9,7 @@
 
 #include "diagnostics.hpp"
 #include "launch_state.hpp"
-#include "memory_checker.hpp"
+#include "checker.hpp"
 #include "phases.hpp"
 #include "warp_collective.hpp"
 
@@ -68,11 +68,11 @@ bool block_runner::complete_collective(thread_record& self) {
   for (unsigned m = missing; m != 0; m &= m - 1) {
     const unsigned lane = static_cast<unsigned>(std::countr_zero(m));
     const auto state = b.state_of(base + lane);
-    if (state == block_context::lane_state::absent && !b.launch->checks.sync) {
+    if (state == block_context::lane_state::absent && !b.strict_sync) {
       absent |= 1u << lane;
       continue;
     }
-    if (self.op != detail::warp_op::sync || b.launch->checks.sync || state == block_context::lane_state::live ||
+    if (self.op != detail::warp_op::sync || b.strict_sync || state == block_context::lane_state::live ||
         state == block_context::lane_state::unstarted)
       return false;
   }
@@ -85,7 +85,7 @@ bool block_runner::complete_collective(thread_record& self) {
   }
   combine(self.op, mask, group, absent);
   b.warp_arrived[base / 32] &= ~mask;
-  if (self.op == detail::warp_op::sync && b.checker) b.checker->warp_barrier(b, base, mask);
+  if (self.op == detail::warp_op::sync && b.checkers) b.checkers->warp_synchronised(b, base, mask);
   for (unsigned m = mask & ~missing; m != 0; m &= m - 1) {
     thread_record* t = group[std::countr_zero(m)];
     if (t == &self) continue;
@@ -125,24 +125,13 @@ bool block_runner::resolve_waits() {
     return false;
   }
   if (b.barrier_op == detail::sync_op::grid) return true;
-  if (b.launch->checks.sync && strict_barrier_violated()) return false;
+  if (b.checkers)
+    if (std::exception_ptr refused = b.checkers->block_barrier_releasing(b)) {
+      fault(std::move(refused));
+      return false;
+    }
   release_barrier();  // every live thread waits at the same __syncthreads
   return false;
-}
-
-// CUSIM_CHECK=sync: a __syncthreads that some thread of the block never reaches is an error,
-// even though a GPU counts threads that have exited as arrived.
-bool block_runner::strict_barrier_violated() {
-  block_context& b = *block_;
-  if (b.barrier_waiters.size() == b.nthreads) return false;
-  unsigned gone = 0;
-  while (b.state_of(gone) != block_context::lane_state::exited) ++gone;
-  thread_record* first = *std::min_element(b.barrier_waiters.begin(), b.barrier_waiters.end(),
-                                           [](const thread_record* x, const thread_record* y) { return x->linear < y->linear; });
-  b.break_thread = first;
-  fault(std::make_exception_ptr(strict_barrier_error(first->thread_idx, b.block_idx, b.barrier_waiters.size(),
-                                                     b.nthreads, index_of(b.block_dim, gone), first->site)));
-  return true;
 }
 
 std::vector<const thread_record*> block_runner::waiting_threads(wait_kind kind) const {
@@ -204,13 +193,13 @@ bool block_runner::release_warps() {
       const thread_record* other = b.at_warp_collective(j);
       const auto state = b.state_of(j);
       ok = other ? other->op == detail::warp_op::sync
-                 : !b.launch->checks.sync &&  // strict: every lane of the mask must arrive
+                 : !b.strict_sync &&  // strict: every lane of the mask must arrive
                        (state == block_context::lane_state::exited || state == block_context::lane_state::absent);
     }
     if (ok) complete.push_back(t);
   }
   for (thread_record* t : complete) {
-    if (b.checker) b.checker->warp_barrier(b, t->linear / 32 * 32, t->mask);
+    if (b.checkers) b.checkers->warp_synchronised(b, t->linear / 32 * 32, t->mask);
     b.warp_arrived[t->linear / 32] &= ~(1u << t->linear % 32);
     --b.warp_waiting;
     make_ready(*t);
@@ -227,7 +216,7 @@ void block_runner::report_stuck_warp() {
   const unsigned base = t->linear / 32 * 32;
   const std::string what = describe_collective(t->op, t->mask);
   // Under CUSIM_CHECK=sync a __syncwarp waits for exited lanes too: the message says why.
-  const bool strict = t->op == detail::warp_op::sync && b.launch->checks.sync;
+  const bool strict = t->op == detail::warp_op::sync && b.strict_sync;
   const uint3 tid = t->thread_idx, ctaid = t->block->block_idx;
   auto why = [&]() -> kernel_error {
     for (unsigned m = t->mask; m != 0; m &= m - 1) {

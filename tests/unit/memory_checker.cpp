@@ -35,12 +35,13 @@ struct block_fixture {
     cell = static_cast<int*>(b.shared.bind(nullptr, {"k.cu", 1, 1}, 4 * sizeof(int), alignof(int)));
   }
   void access(unsigned i, int* p, unsigned line) {
-    checker.access(*thread[i], b, p, sizeof(int), memory_space::shared, {"k.cu", line, 1});
+    const cusim::detail::source_location site{"k.cu", line, 1};
+    checker.accessed(*thread[i], b, {p, sizeof(int), memory_space::shared, cusim::sim::access_kind::unknown, site});
   }
-  void flush(unsigned i) { checker.flush(*thread[i], b); }
-  std::string report() const {
+  void flush(unsigned i) { checker.thread_paused(*thread[i], b); }
+  std::string report() {
     try {
-      if (std::exception_ptr e = checker.report()) std::rethrow_exception(e);
+      if (std::exception_ptr e = checker.launch_ended()) std::rethrow_exception(e);
     } catch (const cusim::kernel_error& e) {
       return e.what();
     }
@@ -80,7 +81,7 @@ TEST_CASE("two loads never race, and a barrier orders a store before a load") {
   ordered.access(0, ordered.cell, 10);
   *ordered.cell = 5;
   ordered.flush(0);
-  ordered.checker.block_barrier(ordered.b);
+  ordered.checker.block_barrier_released(ordered.b);
   ordered.access(1, ordered.cell, 20);
   ordered.flush(1);
   CHECK(ordered.report().empty());
@@ -89,10 +90,10 @@ TEST_CASE("two loads never race, and a barrier orders a store before a load") {
 TEST_CASE("atomics count as writes but do not race with atomics") {
   block_fixture f({.race = true});
   f.access(0, f.cell, 10);
-  f.checker.atomic(*f.thread[0], f.cell);  // unchanged bytes, but an atomic
+  f.checker.atomic_applied(*f.thread[0], f.cell);  // unchanged bytes, but an atomic
   f.flush(0);
   f.access(1, f.cell, 20);
-  f.checker.atomic(*f.thread[1], f.cell);
+  f.checker.atomic_applied(*f.thread[1], f.cell);
   f.flush(1);
   CHECK(f.report().empty());
   f.access(1, f.cell + 1, 30);  // another cell: no conflict either
