@@ -20,7 +20,7 @@ inline constexpr int least_priority = 0, greatest_priority = -5;
 /// capturing stream the work is recorded (`work`); else `run` queues or runs it.
 template <class Run>
 cudaError_t enqueue_or_capture(cudaStream_t stream, cusim::sim::node_work work, Run run) {
-  if (stream != nullptr && cusim::detail::stream_is_capturing(stream)) {
+  if (stream_is_capturing(stream)) {
     const cudaError_t e = cusim::sim::capture_work(stream, std::move(work));
     return e == cudaSuccess ? e : fail(e);
   }

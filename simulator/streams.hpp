@@ -68,7 +68,3 @@ cudaError_t elapsed_ms(float* ms, cudaEvent_t start, cudaEvent_t end);
 
 }  // namespace cusim::sim
 
-// TEMPORARY (removed once runtime_api.cpp's split lands): its old spelling.
-namespace cusim::detail {
-using sim::stream_is_capturing;
-}
