@@ -89,7 +89,7 @@ cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* user_
 cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void* user_data, unsigned flags) {
   if (!cusim::sim::stream_is_valid(stream)) return fail(cudaErrorInvalidResourceHandle);
   if (callback == nullptr || flags != 0) return fail(cudaErrorInvalidValue);
-  if (stream_is_capturing(stream))
+  if (cusim::sim::stream_is_capturing(stream))
     return fail(cudaErrorStreamCaptureUnsupported);  // as in CUDA: cudaLaunchHostFunc is the capturable one
   if (stream == nullptr)
     if (cudaError_t e = cusim::sim::legacy_stream_during_capture(); e != cudaSuccess) return fail(e);
@@ -158,7 +158,7 @@ cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, uns
   if (!cusim::sim::event_is_valid(event) || !cusim::sim::stream_is_valid(stream))
     return fail(cudaErrorInvalidResourceHandle);
   if (flags != cudaEventRecordDefault && flags != cudaEventRecordExternal) return fail(cudaErrorInvalidValue);
-  if (stream_is_capturing(stream)) {  // marks a point of the capture
+  if (cusim::sim::stream_is_capturing(stream)) {  // marks a point of the capture
     cusim::sim::capture_event_record(event, stream);
     return cudaSuccess;
   }
