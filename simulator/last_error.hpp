@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The calling host thread's last CUDA error, kept by every file that implements a runtime API
-// function (defined in runtime_api.cpp).
+// function (defined in runtime_errors.cpp).
 #pragma once
 
 #include <cusim/cuda_runtime.hpp>

@@ -281,9 +281,13 @@ void stream_wait_event(cudaStream_t stream, cudaEvent_t event) {
 }
 
 cudaError_t elapsed_ms(float* ms, cudaEvent_t start, cudaEvent_t end) {
-  std::unique_lock first(start->mutex);
+  // Both locks at once (std::lock orders them): (a, b) and (b, a) asked together cannot deadlock.
+  std::unique_lock first(start->mutex, std::defer_lock);
   std::unique_lock second(end->mutex, std::defer_lock);
-  if (end != start) second.lock();
+  if (end != start)
+    std::lock(first, second);
+  else
+    first.lock();
   if (start->recorded == 0 || end->recorded == 0 || ((start->flags | end->flags) & cudaEventDisableTiming))
     return cudaErrorInvalidResourceHandle;
   if (start->completed < start->recorded || end->completed < end->recorded) return cudaErrorNotReady;
