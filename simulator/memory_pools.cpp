@@ -8,6 +8,7 @@
 #include "graphs.hpp"
 #include "last_error.hpp"
 #include "memory.hpp"
+#include "runtime_streams.hpp"
 #include "streams.hpp"
 
 #include <cstdint>
@@ -109,17 +110,11 @@ cudaError_t cudaMallocFromPoolAsync(void** ptr, std::size_t bytes, cudaMemPool_t
 cudaError_t cudaFreeAsync(void* ptr, cudaStream_t stream) {
   if (!stream_is_valid(stream)) return fail(cudaErrorInvalidResourceHandle);
   if (!graph_allocation::freeable_in_order(ptr)) return fail(cudaErrorInvalidValue);
-  if (stream_is_capturing(stream)) {
-    if (cudaError_t e = capture_work(stream, free_work{ptr}); e != cudaSuccess) return fail(e);
-    return cudaSuccess;
-  }
-  if (stream == nullptr)
-    if (cudaError_t e = legacy_stream_during_capture(); e != cudaSuccess) return fail(e);
-  submit(stream, [ptr, caller = reinterpret_cast<std::uintptr_t>(__builtin_return_address(0))] {
+  const auto caller = reinterpret_cast<std::uintptr_t>(__builtin_return_address(0));
+  return enqueue_or_capture(stream, free_work{ptr}, [ptr, caller] {
     note_freed(ptr);
     release(ptr, true, false, caller);
   });
-  return cudaSuccess;
 }
 
 cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t* pool, int device) {
