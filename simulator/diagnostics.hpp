@@ -163,6 +163,9 @@ std::string shift_report(uint3 tid, uint3 ctaid, bool in_kernel, long long count
 std::string division_report(uint3 tid, uint3 ctaid, bool in_kernel, bool overflow, const code_place& place,
                             std::uintptr_t pc);
 /// A kernel-only facility (`what`) called from host code.
+/// CUDA's words for `code`: cudaGetErrorString's and cudaGetErrorName's.
+const char* error_string(cudaError_t code);
+const char* error_name(cudaError_t code);
 std::logic_error outside_kernel_error(std::string_view what);
 /// A checked array indexed outside its extent in host code.
 std::out_of_range host_out_of_bounds_error(std::int64_t index, std::int64_t extent, int axis, memory_space space,
