@@ -73,11 +73,11 @@ struct block_context : detail::block_info {
   block_runner* runner = nullptr;
   launch_state* launch = nullptr;
   checker_set* checkers = nullptr;  // the launch's (null when no checker is on)
-  bool strict_sync = false;          // checker_set::strict_sync
   std::uint64_t linear = 0;
   unsigned waiting = 0;  // threads parked at a barrier of either kind, not released yet
   unsigned live = 0;     // threads started and not exited (a thread that exits into the next keeps it)
   bool aborting = false;
+  bool strict_sync = false;  // checker_set::strict_sync (in the padding before fault)
   std::exception_ptr fault;
   std::uint64_t progress_seen = 0;  // progress at the last unproductive yield
   std::uint64_t idle_yields = 0;

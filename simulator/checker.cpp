@@ -14,6 +14,9 @@ checker_set::checker_set(std::vector<std::unique_ptr<checker>> checkers) : check
 }
 checker_set::~checker_set() = default;
 
+void checker_set::launch_started(const launch_state& l) {
+  for (const auto& c : checkers_) c->launch_started(l);
+}
 void checker_set::block_started(block_context& b) {
   for (const auto& c : checkers_) c->block_started(b);
 }

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The checkers' one interface, in the manner of LLVM's sanitizer tools over one runtime: the
 // runners call a launch's checkers at its accesses, barriers and warp collectives, at its start
-// and end (the allocation registry calls the program's at exit); each checker is a file of its own (memory_checker: race and init, sync_checker,
-// leak_checker) and words its findings through diagnostics. CUSIM_CHECK chooses them
-// (checkers.hpp). With none on a launch holds no checker_set, and each hook site in the hot path
-// is one test of a null pointer.
+// and end (the allocation registry calls the program's at exit). Each checker is a file of its
+// own (memory_checker: race and init; sync_checker; leak_checker) and words its findings through
+// diagnostics. CUSIM_CHECK chooses them (checkers.hpp). With none on, a launch holds no
+// checker_set, and each hook site in the hot path is one test of a null pointer.
 #pragma once
 
 #include "diagnostics.hpp"
@@ -22,6 +22,7 @@
 namespace cusim::sim {
 
 struct block_context;
+struct launch_state;
 struct thread_record;
 
 /// What an access does. `unknown`: a checked array's element access, whose load or store the
@@ -52,6 +53,8 @@ class checker {
   /// Whether the launch may run as loops between barriers (phases).
   virtual bool allows_phases() const noexcept { return !observes_accesses() && !strict_sync(); }
 
+  /// Before the launch's first block (its grid, block and kernel in `launch`).
+  virtual void launch_started(const launch_state&) {}
   virtual void block_started(block_context&) {}
   virtual void accessed(thread_record&, block_context&, const access_event&) {}
   /// An atomic function was applied to `p` by `t`.
@@ -85,6 +88,7 @@ class checker_set {
   bool strict_sync() const noexcept { return strict_sync_; }
   bool allows_phases() const noexcept { return allows_phases_; }
 
+  void launch_started(const launch_state& l);
   void block_started(block_context& b);
   void accessed(thread_record& t, block_context& b, const access_event& e);
   void atomic_applied(thread_record& t, const void* p) noexcept;

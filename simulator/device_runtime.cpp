@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The entry points kernel code calls (cusim/backend/sim/device_runtime.hpp): each forwards to
-// the block runner of the current simulated thread, or reports a tagged fault. The barrier and
-// yield entry points live in block_runner.cpp, where their whole path inlines.
+// the block runner of the current simulated thread, or reports a tagged fault. The barrier entry
+// points live in block_barrier.cpp and the yield's in block_runner.cpp, where their whole path
+// inlines.
 #include "block_runner.hpp"
 #include "debugger.hpp"
 #include "diagnostics.hpp"

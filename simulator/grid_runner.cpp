@@ -147,6 +147,7 @@ std::exception_ptr run_grid(launch_state& launch) {
   // The memory checkers run the blocks one at a time, in order: what they find must not depend
   // on the worker count, and a cross-block race is a race in whatever order blocks run.
   const unsigned workers = launch.checkers && launch.checkers->observes_accesses() ? 1 : worker_count();
+  if (launch.checkers) launch.checkers->launch_started(launch);
   if (launch.cooperative) {
     run_cooperative(launch, workers);
   } else if (workers == 1 || launch.blocks == 1) {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Error handling: the calling host thread's last error, the sticky fault a kernel leaves behind,
-// and the error names and strings (diagnostics.cpp words them). The runtime API (runtime_*.cpp) never throws: a failure is
-// returned and kept as the last error.
+// and the error names and strings (diagnostics.cpp words them). The runtime API (runtime_*.cpp)
+// never throws: a failure is returned and kept as the last error.
 #include "runtime_errors.hpp"
 
 #include "diagnostics.hpp"
