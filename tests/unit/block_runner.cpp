@@ -4,6 +4,8 @@
 // before it; threads that wait at different barriers, a warp collective that waits for lanes parked
 // at a barrier, and a spin no thread can satisfy are tagged errors, never a hang; an exception
 // thrown in a thread reaches the host tagged, the block's other threads unwound.
+#include "../api/test_support.hpp"
+
 #include <cusim/cusim.hpp>
 
 #include <doctest/doctest.h>
@@ -14,34 +16,6 @@
 #include <vector>
 
 namespace {
-
-/// ThreadSanitizer intercepts every poll of a spin: the 2^18 idle polls before a spin is called a
-/// deadlock take seconds under it.
-constexpr bool thread_sanitized =
-#if defined(__SANITIZE_THREAD__)
-    true;
-#elif defined(__has_feature)
-#  if __has_feature(thread_sanitizer)
-    true;
-#  else
-    false;
-#  endif
-#else
-    false;
-#endif
-
-/// Runs `f`, expects a kernel_error, and returns it (a default one, after a failed check, if none).
-template <class F>
-cusim::kernel_error kernel_error_for(F&& f) {
-  try {
-    f();
-    cusim::synchronize();
-  } catch (const cusim::kernel_error& e) {
-    return e;
-  }
-  FAIL("expected a cusim::kernel_error");
-  return cusim::kernel_error("", {});
-}
 
 std::string here(int line) { return "block_runner.cpp:" + std::to_string(line); }
 
@@ -161,6 +135,8 @@ TEST_CASE("a __syncwarp whose other lanes wait at __syncthreads is a tagged dead
   CHECK(e.thread_idx().x == 3);
 }
 
+// Not under ThreadSanitizer, which intercepts every poll of the spin: the 2^18 idle polls before a
+// spin is called a deadlock take seconds under it.
 TEST_CASE("a spin on an atomic that no thread can change is a tagged deadlock, not a hang" *
           doctest::skip(thread_sanitized)) {
   auto flag = cusim::to_device(std::vector<int>{0});

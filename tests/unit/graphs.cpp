@@ -3,6 +3,8 @@
 // (edges added later included), at every launch; an instantiated graph is a snapshot; a cycle is
 // refused; a stream captured into a graph runs nothing until the graph is launched, then runs the
 // captured work, in order, at every launch.
+#include "host_trace.hpp"
+
 #include <cusim/cusim.hpp>
 
 #include <doctest/doctest.h>
@@ -14,24 +16,7 @@
 
 namespace {
 
-struct trace {
-  std::mutex mutex;
-  std::vector<std::string> steps;
-  void add(const std::string& s) {
-    std::lock_guard lock(mutex);
-    steps.push_back(s);
-  }
-};
-struct step {
-  trace* t;
-  std::string name;
-};
-void CUDART_CB record(void* p) {
-  auto* s = static_cast<step*>(p);
-  s->t->add(s->name);
-}
-
-cudaGraphNode_t host_node(cudaGraph_t g, step* s, std::vector<cudaGraphNode_t> dependencies) {
+cudaGraphNode_t host_node(cudaGraph_t g, host_step* s, std::vector<cudaGraphNode_t> dependencies) {
   const cudaHostNodeParams params{record, s};
   cudaGraphNode_t node = nullptr;
   REQUIRE(cudaGraphAddHostNode(&node, g, dependencies.data(), dependencies.size(), &params) == cudaSuccess);
@@ -51,7 +36,7 @@ __global__ void add_value(int* data, int value, int n) {
 
 TEST_CASE("a graph built by hand runs every node after its dependencies, at each of two launches") {
   trace t;
-  step a{&t, "a"}, b{&t, "b"}, c{&t, "c"}, d{&t, "d"}, e{&t, "e"};
+  host_step a{&t, "a"}, b{&t, "b"}, c{&t, "c"}, d{&t, "d"}, e{&t, "e"};
   cudaGraph_t g;
   REQUIRE(cudaGraphCreate(&g, 0) == cudaSuccess);
   // a and b are roots; c after a; d after b and c; e, added last, is made a dependency of a (an
@@ -100,7 +85,7 @@ TEST_CASE("a graph built by hand runs every node after its dependencies, at each
 
 TEST_CASE("a graph with a cycle cannot be instantiated") {
   trace t;
-  step a{&t, "a"}, b{&t, "b"};
+  host_step a{&t, "a"}, b{&t, "b"};
   cudaGraph_t g;
   REQUIRE(cudaGraphCreate(&g, 0) == cudaSuccess);
   cudaGraphNode_t na = host_node(g, &a, {});
@@ -115,7 +100,7 @@ TEST_CASE("a graph with a cycle cannot be instantiated") {
 
 TEST_CASE("an instantiated graph is a snapshot: nodes added later run only in a new instantiation") {
   trace t;
-  step a{&t, "a"}, late{&t, "late"};
+  host_step a{&t, "a"}, late{&t, "late"};
   cudaGraph_t g;
   REQUIRE(cudaGraphCreate(&g, 0) == cudaSuccess);
   cudaGraphNode_t na = host_node(g, &a, {});
@@ -194,7 +179,7 @@ TEST_CASE("a stream captured into a graph runs nothing while capturing; the grap
   REQUIRE(cudaMemset(d, 0, n * sizeof(int)) == cudaSuccess);
   std::vector<int> snapshot(n, -1);
   trace t;
-  step before{&t, "before the kernel"}, after{&t, "after the copy"};
+  host_step before{&t, "before the kernel"}, after{&t, "after the copy"};
 
   cudaStream_t s, side;
   REQUIRE(cudaStreamCreate(&s) == cudaSuccess);

@@ -7,6 +7,7 @@
 // runtime defines these functions) nor ThreadSanitizer (no arena: nothing is checked).
 #include "sanitizers.hpp"
 
+#include "../api/test_support.hpp"
 #include "../stderr_capture.hpp"
 
 #include <cusim/cusim.hpp>
@@ -35,17 +36,6 @@ std::string hex(const void* p) {
 }
 std::string here(int line) { return "raw_access.cpp:" + std::to_string(line); }
 
-template <class F>
-cusim::kernel_error kernel_error_for(F&& f) {
-  try {
-    f();
-    cusim::synchronize();
-  } catch (const cusim::kernel_error& e) {
-    return e;
-  }
-  FAIL("expected a cusim::kernel_error");
-  return cusim::kernel_error("", {});
-}
 
 /// What follows each check, as the access follows it in instrumented code: the check is never a
 /// tail call, so its return address is in the kernel, at the access's line.

@@ -5,6 +5,7 @@
 #include "streams.hpp"
 
 #include "sanitizers.hpp"
+#include "host_trace.hpp"
 
 #include <cusim/cusim.hpp>
 
@@ -41,19 +42,6 @@ class gate {
   bool open_ = false;
 };
 
-/// What ran, in the order it ran.
-struct trace {
-  std::mutex mutex;
-  std::vector<std::string> steps;
-  void add(const std::string& s) {
-    std::lock_guard lock(mutex);
-    steps.push_back(s);
-  }
-  std::vector<std::string> get() {
-    std::lock_guard lock(mutex);
-    return steps;
-  }
-};
 
 }  // namespace
 
@@ -200,14 +188,6 @@ TEST_CASE("a stream waiting on an event waits for the record made before the wai
 }
 
 namespace {
-struct host_step {
-  trace* t;
-  std::string name;
-};
-void CUDART_CB host_fn(void* p) {
-  auto* s = static_cast<host_step*>(p);
-  s->t->add(s->name);
-}
 struct callback_step {
   trace* t;
   std::string name;
@@ -230,9 +210,9 @@ TEST_CASE("host functions and callbacks run in the order queued, callbacks with 
   callback_step c1{&t, "callback 1"}, c2{&t, "callback 2"};
   gate g;
   sim::enqueue(s, [&] { g.wait(); });
-  REQUIRE(cudaLaunchHostFunc(s, host_fn, &h1) == cudaSuccess);
+  REQUIRE(cudaLaunchHostFunc(s, record, &h1) == cudaSuccess);
   REQUIRE(cudaStreamAddCallback(s, callback_fn, &c1, 0) == cudaSuccess);
-  REQUIRE(cudaLaunchHostFunc(s, host_fn, &h2) == cudaSuccess);
+  REQUIRE(cudaLaunchHostFunc(s, record, &h2) == cudaSuccess);
   REQUIRE(cudaStreamAddCallback(s, callback_fn, &c2, 0) == cudaSuccess);
   CHECK(cudaStreamQuery(s) == cudaErrorNotReady);
   CHECK(t.get().empty());
@@ -248,7 +228,7 @@ TEST_CASE("host functions and callbacks run in the order queued, callbacks with 
   trace d;
   host_step h{&d, "default host"};
   callback_step c{&d, "default callback"};
-  REQUIRE(cudaLaunchHostFunc(nullptr, host_fn, &h) == cudaSuccess);
+  REQUIRE(cudaLaunchHostFunc(nullptr, record, &h) == cudaSuccess);
   REQUIRE(cudaStreamAddCallback(nullptr, callback_fn, &c, 0) == cudaSuccess);
   CHECK(d.get() == std::vector<std::string>{"default host", "default callback"});
   CHECK(c.stream == nullptr);
