@@ -86,7 +86,7 @@ std::optional<cudaError_t> capture_event_wait(cudaStream_t stream, cudaEvent_t e
   const std::vector<cudaGraphNode_t>& nodes = recorded->second.nodes;
   if (waiting == nullptr) {  // a fork: the stream joins the capture where the event was recorded
     capturing[stream] = from_event;
-    set_stream_capturing(stream, true);
+    set_stream_capturing(stream, true, &capture_kernel);
     from_event->dependencies[stream] = nodes;
     return cudaSuccess;
   }
@@ -174,7 +174,7 @@ cudaError_t cudaStreamBeginCapture(cudaStream_t stream, cudaStreamCaptureMode mo
   sequence->id = ++ids;
   sequence->dependencies[stream] = {};
   cusim::sim::capturing[stream] = std::move(sequence);
-  set_stream_capturing(stream, true);
+  set_stream_capturing(stream, true, &capture_kernel);
   return cudaSuccess;
 }
 

@@ -15,8 +15,9 @@ namespace cusim::sim {
 /// dependencies; the stream then depends on the new node. cudaErrorStreamCaptureInvalidated when
 /// the capture was invalidated.
 cudaError_t capture_work(cudaStream_t stream, node_work work);
-/// Records a kernel launch on a capturing stream as a kernel node (the launch entry, submit.cpp,
-/// asks); throws cuda_error for a bad configuration, as a launch would.
+/// Records a kernel launch on a capturing stream as a kernel node: the stream layer's
+/// launch_recorder, handed to it when a stream starts capturing. Throws cuda_error when the
+/// capture was invalidated.
 void capture_kernel(const void* kernel, const launch_config& config, bool cooperative, detail::bound_kernel bound);
 /// cudaEventRecord on a capturing stream: the event remembers the stream's dependencies.
 void capture_event_record(cudaEvent_t event, cudaStream_t stream);

@@ -145,15 +145,15 @@ cudaError_t run(const node_work& work, cudaStream_t stream) {
       return cudaSuccess;
     }
     cudaError_t operator()(const copy_work& c) const {
-      submit(stream, [p = c.params] { run_copy(p); });
+      run_on(stream, [p = c.params] { run_copy(p); });
       return cudaSuccess;
     }
     cudaError_t operator()(const memset_work& m) const {
-      submit(stream, [p = m.params] { run_memset(p); });
+      run_on(stream, [p = m.params] { run_memset(p); });
       return cudaSuccess;
     }
     cudaError_t operator()(const host_work& h) const {
-      submit(stream, [h] { h.fn(h.user_data); });
+      run_on(stream, [h] { h.fn(h.user_data); });
       return cudaSuccess;
     }
     cudaError_t operator()(const empty_work&) const { return cudaSuccess; }
@@ -164,7 +164,7 @@ cudaError_t run(const node_work& work, cudaStream_t stream) {
       return cudaSuccess;
     }
     cudaError_t operator()(const free_work& f) const {
-      submit(stream, [p = f.ptr] { release(p, true, false); });
+      run_on(stream, [p = f.ptr] { release(p, true, false); });
       return cudaSuccess;
     }
   };

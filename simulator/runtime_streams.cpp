@@ -93,7 +93,7 @@ cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t call
     return fail(cudaErrorStreamCaptureUnsupported);  // as in CUDA: cudaLaunchHostFunc is the capturable one
   if (stream == nullptr)
     if (cudaError_t e = cusim::sim::legacy_stream_during_capture(); e != cudaSuccess) return fail(e);
-  cusim::sim::submit(stream, [stream, callback, user_data] {
+  cusim::sim::run_on(stream, [stream, callback, user_data] {
     callback(stream, cusim::sim::error_code(cusim::sim::stream_fault(stream)), user_data);
   });
   return cudaSuccess;

@@ -26,7 +26,7 @@ cudaError_t enqueue_or_capture(cudaStream_t stream, cusim::sim::node_work work, 
   }
   if (stream == nullptr)
     if (cudaError_t e = cusim::sim::legacy_stream_during_capture(); e != cudaSuccess) return fail(e);
-  cusim::sim::submit(stream, std::move(run));
+  cusim::sim::run_on(stream, std::move(run));
   return cudaSuccess;
 }
 

@@ -54,6 +54,7 @@ std::exception_ptr default_stream_fault;
 std::map<int, cudaLaunchAttributeValue> default_stream_attributes;
 std::set<cudaStream_t> capturing;        // guarded by handles_mutex
 std::atomic<int> capturing_count{0};  // lets stream_is_capturing skip the lock when none
+std::atomic<launch_recorder> recorder{nullptr};
 
 void serve(CUstream_st* s) {
   std::unique_lock lock(s->mutex);
@@ -120,9 +121,14 @@ bool stream_is_capturing(cudaStream_t stream) noexcept {
   return capturing.count(stream) != 0;
 }
 
-void set_stream_capturing(cudaStream_t stream, bool on) {
+void set_stream_capturing(cudaStream_t stream, bool on, launch_recorder record) {
+  if (record != nullptr) recorder.store(record);
   std::lock_guard lock(handles_mutex);
   if (on ? capturing.insert(stream).second : capturing.erase(stream) != 0) capturing_count.fetch_add(on ? 1 : -1);
+}
+
+void record_launch(const void* kernel, const launch_config& config, bool cooperative, detail::bound_kernel bound) {
+  recorder.load()(kernel, config, cooperative, std::move(bound));
 }
 
 bool any_stream_capturing() noexcept { return capturing_count.load() != 0; }
@@ -178,7 +184,7 @@ void enqueue(cudaStream_t s, std::function<void()> task) {
   s->changed.notify_all();
 }
 
-void submit(cudaStream_t stream, std::function<void()> task) {
+void run_on(cudaStream_t stream, std::function<void()> task) {
   if (stream != nullptr) return enqueue(stream, std::move(task));
   wait_for_blocking_streams();
   task();
@@ -264,7 +270,7 @@ void record_event(cudaEvent_t event, cudaStream_t stream) {
     std::lock_guard lock(event->mutex);
     record = ++event->recorded;
   }
-  submit(stream, [event = event->self, record] { complete(event.get(), record); });
+  run_on(stream, [event = event->self, record] { complete(event.get(), record); });
 }
 
 cudaError_t query_event(cudaEvent_t event) {
@@ -277,7 +283,7 @@ void wait_for_event(cudaEvent_t event) { wait_for_record(event, last_record(even
 void stream_wait_event(cudaStream_t stream, cudaEvent_t event) {
   const std::uint64_t record = last_record(event);
   if (record == 0) return;  // never recorded: nothing to wait for
-  submit(stream, [event = event->self, record] { wait_for_record(event.get(), record); });
+  run_on(stream, [event = event->self, record] { wait_for_record(event.get(), record); });
 }
 
 cudaError_t elapsed_ms(float* ms, cudaEvent_t start, cudaEvent_t end) {

@@ -28,7 +28,15 @@ bool stream_is_valid(cudaStream_t stream) noexcept;
 /// Whether `stream` is capturing into a graph (cudaStreamBeginCapture): the work queued on it is
 /// recorded instead of run. The capture layer (capture.hpp) says when a stream starts and stops.
 bool stream_is_capturing(cudaStream_t stream) noexcept;
-void set_stream_capturing(cudaStream_t stream, bool capturing);
+/// What records a kernel launch on a capturing stream as a graph node: the capture layer's, handed
+/// over when a stream starts capturing. The launch entry (submit.cpp) reaches it here, below the
+/// capture layer, which depends on graphs, whose replays launch.
+using launch_recorder = void (*)(const void* kernel, const launch_config& config, bool cooperative,
+                                 detail::bound_kernel bound);
+void set_stream_capturing(cudaStream_t stream, bool capturing, launch_recorder record = nullptr);
+/// Records a launch on a capturing stream (stream_is_capturing(config.stream) holds) through the
+/// capture layer's recorder.
+void record_launch(const void* kernel, const launch_config& config, bool cooperative, detail::bound_kernel bound);
 /// Whether any stream is capturing (a test without a lock).
 bool any_stream_capturing() noexcept;
 
@@ -36,7 +44,7 @@ bool any_stream_capturing() noexcept;
 void enqueue(cudaStream_t stream, std::function<void()> task);
 /// Runs `task` on `stream`: queued on a stream, at once (after every blocking stream) on the
 /// default stream.
-void submit(cudaStream_t stream, std::function<void()> task);
+void run_on(cudaStream_t stream, std::function<void()> task);
 /// What the legacy default stream does before its own work: waits for every blocking stream.
 void wait_for_blocking_streams();
 /// Waits until `stream` has run everything queued on it (nullptr: every stream).

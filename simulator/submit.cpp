@@ -3,7 +3,6 @@
 // records it into a capturing stream's graph, runs it now (the default stream) or queues it on
 // its stream. Prepares each launch's state and runs a grid's children after it.
 #include "block_state.hpp"
-#include "capture.hpp"
 #include "debugger.hpp"
 #include "device.hpp"
 #include "grid_runner.hpp"
@@ -89,7 +88,7 @@ void submit(const void* kernel, const launch_config& config, bound_kernel bound,
         sim::child_launch{block.linear, parent.children.size(), config, std::move(bound), cooperative, kernel});
     return;
   }
-  if (sim::stream_is_capturing(config.stream)) return sim::capture_kernel(kernel, config, cooperative, std::move(bound));
+  if (sim::stream_is_capturing(config.stream)) return sim::record_launch(kernel, config, cooperative, std::move(bound));
   auto launch = sim::prepare_launch(config, std::move(bound), cooperative, info);
   if (config.stream == nullptr) {  // the legacy default stream: after every blocking stream, at once
     sim::wait_for_blocking_streams();

@@ -84,7 +84,8 @@ def main():
             if callers is not None and part not in callers:
                 problems.append(f"{path.name} includes {target}.hpp, a runner it does not call")
 
-    # Functions declared in a public header and defined by exactly one simulator part.
+    # Functions declared in a public header and defined by simulator parts (an overloaded name
+    # defined by several parts is an arrow to each: a cycle must not hide behind a shared name).
     declared = set()
     for header in public.rglob("*.h*"):
         declared |= declared_names(strip(header.read_text(errors="replace")), ";")
@@ -93,15 +94,14 @@ def main():
         if path.suffix == ".cpp":
             for name in declared_names(text, "{") & declared:
                 definers.setdefault(name, set()).add(path.stem)
-    defined_by = {name: next(iter(parts)) for name, parts in definers.items() if len(parts) == 1}
     for path, text in texts.items():
         part = path.stem
         own = declared_names(text, "{") | declared_names(text, ";")
         for name in set(re.findall(r"\b(\w+)\s*\(", text)) - own:
-            target = defined_by.get(name)
-            if target is not None and target != part and target not in edges[part]:
-                edges[part].add(target)
-                through[(part, target)] = name
+            for target in sorted(definers.get(name, ())):
+                if target != part and target not in edges[part]:
+                    edges[part].add(target)
+                    through[(part, target)] = name
 
     order, state = [], {}
 

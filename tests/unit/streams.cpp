@@ -90,7 +90,7 @@ TEST_CASE("work on the default stream runs at once on the caller, after every bl
     t.add("blocking stream");
   });
   std::thread::id where;
-  sim::submit(nullptr, [&] {
+  sim::run_on(nullptr, [&] {
     where = std::this_thread::get_id();
     t.add("default stream");
   });
