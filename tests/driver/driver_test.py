@@ -335,6 +335,28 @@ class Cases:
         p = run([prog], self.work, env=env)
         expect_in("device(s), cudaSuccess", p.stdout, "the C program's output")
 
+    def host_assert(self):
+        """A host .cpp built by the host compiler against the toolkit's headers, with asserts on (no
+        NDEBUG, CMake's default build type), keeps the C library's assert in either header order."""
+        cxx = os.environ.get("CXX", "g++")
+        include = "-I" + os.path.join(self.toolkit, "include")
+        for order in (["cuda_runtime.h", "assert.h"], ["assert.h", "cuda_runtime.h"]):
+            src = os.path.join(self.work, "host_assert.cpp")
+            write(src, "".join(f"#include <{h}>\n" for h in order) +
+                  "#include <cstdio>\n"
+                  "int main(int argc, char**) {\n"
+                  "  assert(argc == 1);\n"
+                  "  std::puts(\"ok\");\n"
+                  "}\n")
+            prog = os.path.join(self.work, "host_assert")
+            run([cxx, "-std=c++17", include, src, "-o", prog], self.work)
+            p = run([prog], self.work)
+            expect_equal(p.stdout, "ok\n", f"the program's output ({' then '.join(order)})")
+            p = run([prog, "extra"], self.work, expect_rc=None)
+            if p.returncode == 0 or "argc == 1" not in p.stderr:
+                raise Failure(f"a false assert ({' then '.join(order)}) did not fail as the C library's: "
+                              f"exit {p.returncode}, stderr {p.stderr!r}")
+
     def shared_runtime(self):
         """-cudart shared: the simulator as a shared library, TLS reads from the program included."""
         prog = os.path.join(self.work, "shared_app")
