@@ -10,7 +10,7 @@ namespace cusim::sim {
 
 std::unique_ptr<checker_set> checkers_for_launch(const check_settings& settings) {
   std::vector<std::unique_ptr<checker>> checkers;
-  if (settings.race || settings.init) checkers.push_back(std::make_unique<memory_checker>(settings));
+  if (settings.memory()) checkers.push_back(std::make_unique<memory_checker>(settings));
   if (settings.sync) checkers.push_back(std::make_unique<sync_checker>());
   if (checkers.empty()) return nullptr;
   return std::make_unique<checker_set>(std::move(checkers));

@@ -42,8 +42,7 @@ struct launch_state {
   std::uint64_t blocks = 0;
   std::size_t stack_bytes = 0;  // CUSIM_STACK, read once per launch
   bool cooperative = false;     // every block co-resident: this_grid().sync() allowed
-  // The controls read once per launch (settings.hpp).
-  check_settings checks;
+  // The controls read once per launch (settings.hpp); CUSIM_CHECK's are the checkers below.
   bool break_on_fault = false;
   std::optional<std::uint64_t> schedule_seed;
   bool phases = false;  // blocks may run as loops between barriers (CUSIM_PHASES, and nothing against it)

@@ -32,10 +32,9 @@ std::shared_ptr<launch_state> prepare_launch(const launch_config& config, detail
   launch->blocks = std::uint64_t{config.grid.x} * config.grid.y * config.grid.z;
   launch->stack_bytes = fiber_stack_bytes();
   launch->cooperative = cooperative;
-  launch->checks = checks();
   launch->break_on_fault = break_on_fault();
   launch->schedule_seed = schedule_seed();
-  launch->checkers = checkers_for_launch(launch->checks);
+  launch->checkers = checkers_for_launch(checks());
   // Loops between barriers keep every default check; the opt-in ones watch threads interleave. A
   // program started under a debugger keeps a fiber per thread, for the thread list and focus
   // (asked once: a launch must stay cheap).
