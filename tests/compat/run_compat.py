@@ -7,8 +7,10 @@ cusim's toolkit (CUDACXX=<toolkit>/bin/nvcc), run, and classified.
                                [--baseline tests/compat/baseline.txt] [--only NAME,...]
                                [--jobs N] [--timeout S] [--write-baseline] [--all]
                                [--truth DIR] [--gpu h100] [--differences FILE]
+                               [--build-type Release|Debug|...]
 
-Each program checks its own results: exit 0 is a pass, exit 2 is waived (the samples' EXIT_WAIVED:
+Each sample is configured as the README tells users to, with no build type (--build-type sets
+one). Each program checks its own results: exit 0 is a pass, exit 2 is waived (the samples' EXIT_WAIVED:
 a feature the device lacks). Anything else is a build failure (configure or compile, with the first
 error line) or a run failure (exit code or signal, with the last line of output). A program that
 exits 0 but prints its own failure verdict ("Test failed!", "... FAILED", "mismatches": compare.py)
@@ -84,15 +86,16 @@ def build_failure(build, reason, start):
     return "build failure", reason, time.monotonic() - start, None, None
 
 
-def build_and_run(name, src, work, env, timeout, run_env=None):
+def build_and_run(name, src, work, env, timeout, run_env=None, build_type=""):
     """(result, reason, seconds, output, executable) of one program; output None when not run.
-    run_env: the program's environment, when it differs from the build's (a pinned time)."""
+    run_env: the program's environment, when it differs from the build's (a pinned time).
+    build_type: CMAKE_BUILD_TYPE, empty for none (the README's command, CMake's default)."""
     start = time.monotonic()
     build = work / name
     shutil.rmtree(build, ignore_errors=True)
     generator = ["-G", "Ninja"] if shutil.which("ninja") else []
-    rc, out = run(["cmake", "-S", str(src), "-B", str(build), *generator, "-DCMAKE_BUILD_TYPE=Release"],
-                  env=env, timeout=600)
+    configs = [f"-DCMAKE_BUILD_TYPE={build_type}"] if build_type else []
+    rc, out = run(["cmake", "-S", str(src), "-B", str(build), *generator, *configs], env=env, timeout=600)
     if rc != 0:
         return build_failure(build, "configure: " + first_error(out), start)
     rc, out = run(["cmake", "--build", str(build), "-j", "1"], env=env, timeout=1200)
@@ -204,6 +207,8 @@ def main():
     parser.add_argument("--only", default="")
     parser.add_argument("--reuse", action="store_true",
                         help="read the outputs a previous run kept in WORK/NAME/output.txt: no build, no run")
+    parser.add_argument("--build-type", default="",
+                        help="CMAKE_BUILD_TYPE of each sample's build; none by default, as the README builds")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--timeout", type=int, default=300, help="seconds per program run")
     parser.add_argument("--truth", type=pathlib.Path, default=repo.parent / "shared" / "gpu-truth" / "samples",
@@ -267,7 +272,8 @@ def main():
     started = time.monotonic()
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         futures = {(pool.submit(reread, name, work) if args.reuse else
-                    pool.submit(build_and_run, name, src, work, env, args.timeout, run_envs.get(name))): name
+                    pool.submit(build_and_run, name, src, work, env, args.timeout, run_envs.get(name),
+                                args.build_type)): name
                    for name, src in samples}
         for future in concurrent.futures.as_completed(futures):
             name = futures[future]

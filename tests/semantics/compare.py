@@ -9,7 +9,11 @@ semantics.tail.txt: what a GPU on a normal machine answers once the reset has cl
 Lines docs/fidelity.md lists as deliberate differences are named in differences.txt (one line's
 first column a line, `#` comments); none today. Exit 0 when nothing else differs.
 
+The same comparison serves libraries.cu (textures, cuRAND's device API, half precision: copied
+verbatim from ../shared/gpu-truth too), which has no reset and so no tail: --tail "".
+
   compare.py PROGRAM [--reference semantics.h100.txt] [--tail semantics.tail.txt]
+  compare.py PROGRAM --reference libraries.h100.txt --tail ""
 """
 
 import argparse
@@ -68,20 +72,24 @@ def main():
     got_head, got_tail = split_at_reset(run.stdout.splitlines())
     with open(args.reference) as f:
         want_head, _ = split_at_reset(f.read().splitlines())
-    with open(args.tail) as f:
-        want_tail = f.read().splitlines()
+    want_tail = []
+    if args.tail:
+        with open(args.tail) as f:
+            want_tail = f.read().splitlines()
     allowed = allowed_differences(args.differences)
-    problems = diff(comparable(got_head), comparable(want_head), allowed, "semantics.h100.txt")
-    problems += diff(comparable(got_tail), comparable(want_tail), allowed, "semantics.tail.txt")
+    reference = os.path.basename(args.reference)
+    what = reference.split(".")[0]
+    problems = diff(comparable(got_head), comparable(want_head), allowed, reference)
+    problems += diff(comparable(got_tail), comparable(want_tail), allowed, os.path.basename(args.tail))
     if run.returncode != 0:
         problems.append(f"the program exited with {run.returncode}")
     compared = len(comparable(want_head)) + len(comparable(want_tail))
     if problems:
         print("\n".join(problems))
-        print(f"semantics: {len(problems)} of {compared} lines differ from the GPU's")
+        print(f"{what}: {len(problems)} of {compared} lines differ from the GPU's")
         print("--- stderr ---\n" + run.stderr)
         return 1
-    print(f"semantics: all {compared} lines as on the GPU")
+    print(f"{what}: all {compared} lines as on the GPU")
     return 0
 
 
