@@ -394,6 +394,33 @@ kernel_error trap_error(uint3 tid, uint3 ctaid, const detail::source_location& s
   return fault_error(fault_kind::trap, tid, ctaid, "__trap() was called", site);
 }
 
+kernel_error bad_texture_object_error(uint3 tid, uint3 ctaid, std::string_view call, std::string_view object,
+                                      unsigned long long handle, bool destroyed, const detail::source_location& site) {
+  const std::string_view creator = object == "surface object" ? "cudaCreateSurfaceObject" : "cudaCreateTextureObject";
+  const std::string_view destroyer = object == "surface object" ? "cudaDestroySurfaceObject" : "cudaDestroyTextureObject";
+  return fault_error(fault_kind::illegal_address, tid, ctaid,
+                     destroyed ? fmt::format("{} through {} {}, which {} destroyed", call, object, handle, destroyer)
+                               : fmt::format("{} through {} {}, which no {} created", call, object, handle, creator),
+                     site);
+}
+
+kernel_error freed_array_fetch_error(uint3 tid, uint3 ctaid, std::string_view call, std::string_view object,
+                                     unsigned long long handle, const detail::source_location& site) {
+  return fault_error(fault_kind::illegal_address, tid, ctaid,
+                     fmt::format("{} through {} {}, whose CUDA array cudaFreeArray freed", call, object, handle), site);
+}
+
+kernel_error surface_out_of_range_error(uint3 tid, uint3 ctaid, std::string_view call, unsigned long long handle,
+                                        long long x, long long y, long long z, std::size_t bytes, std::size_t width,
+                                        std::size_t height, std::size_t depth, std::size_t element,
+                                        const detail::source_location& site) {
+  return fault_error(fault_kind::illegal_address, tid, ctaid,
+                     fmt::format("{} of {} bytes at x = {} bytes, y = {}, z = {} is outside surface object {} "
+                                 "({} x {} x {} elements of {} bytes; cudaBoundaryModeTrap)",
+                                 call, bytes, x, y, z, handle, width, height, depth, element),
+                     site);
+}
+
 std::logic_error outside_kernel_error(std::string_view what) {
   return std::logic_error(fmt::format("cusim: {} used outside a kernel", what));
 }

@@ -152,6 +152,21 @@ kernel_error assertion_error(uint3 tid, uint3 ctaid, std::string_view expr, std:
                              const detail::source_location& site);
 /// __trap() in a kernel thread.
 kernel_error trap_error(uint3 tid, uint3 ctaid, const detail::source_location& site);
+/// A texture or surface fetch (`call`, "tex2D" or "surf2Dwrite") through `object` ("texture
+/// object" or "surface object") `handle`, which no create call made (`destroyed` false) or which
+/// was destroyed.
+kernel_error bad_texture_object_error(uint3 tid, uint3 ctaid, std::string_view call, std::string_view object,
+                                      unsigned long long handle, bool destroyed, const detail::source_location& site);
+/// `call` through `object` `handle` whose CUDA array cudaFreeArray freed.
+kernel_error freed_array_fetch_error(uint3 tid, uint3 ctaid, std::string_view call, std::string_view object,
+                                     unsigned long long handle, const detail::source_location& site);
+/// A surface access of `bytes` at byte column `x`, row `y`, slice or layer `z` outside surface
+/// object `handle` of `width` x `height` x `depth` elements of `element` bytes, with
+/// cudaBoundaryModeTrap (the GPU traps).
+kernel_error surface_out_of_range_error(uint3 tid, uint3 ctaid, std::string_view call, unsigned long long handle,
+                                        long long x, long long y, long long z, std::size_t bytes, std::size_t width,
+                                        std::size_t height, std::size_t depth, std::size_t element,
+                                        const detail::source_location& site);
 
 /// Reports of what C++ leaves undefined and the GPU defines (gpu_defined.cpp), each one line
 /// naming the operation, the GPU's value the program goes on with, and the place; `in_kernel`

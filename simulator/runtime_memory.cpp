@@ -8,6 +8,7 @@
 #include "runtime_errors.hpp"
 #include "runtime_streams.hpp"
 #include "streams.hpp"
+#include "textures.hpp"
 
 #include <cusim/host/launch.hpp>
 
@@ -164,7 +165,9 @@ cudaError_t cudaMemset2D(void* ptr, std::size_t pitch, int value, std::size_t wi
 }
 cudaError_t cudaMemcpy3DAsync(const cudaMemcpy3DParms* params, cudaStream_t stream) {
   if (params == nullptr) return fail(cudaErrorInvalidValue);
-  return copy_async(*params, stream);
+  cudaMemcpy3DParms copy = *params;  // a CUDA array's side becomes its storage's (textures.cpp)
+  if (cudaError_t e = cusim::sim::resolve_array_copy(copy); e != cudaSuccess) return fail(e);
+  return copy_async(copy, stream);
 }
 cudaError_t cudaMemcpy3D(const cudaMemcpy3DParms* params) { return cudaMemcpy3DAsync(params, nullptr); }
 cudaError_t cudaMemset3D(cudaPitchedPtr pitched, int value, cudaExtent extent) {

@@ -46,6 +46,7 @@
 #  include <cusim/backend/sim/runtime_types.hpp>
 #  include <cusim/backend/sim/vector_types.hpp>
 #  include <cusim/backend/sim/runtime.hpp>
+#  include <cusim/backend/sim/textures.hpp>
 #endif
 
 // What a .cu file may use without including it: printf and the C library, in kernels too.

@@ -14,6 +14,7 @@
 #include <cusim/backend/sim/vector_types.hpp>
 
 #include <cusim/backend/sim/runtime.hpp>
+#include <cusim/backend/sim/textures.hpp>
 
 #include <cusim/backend/sim/assert.hpp>
 #include <cusim/backend/sim/atomics.hpp>
