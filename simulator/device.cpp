@@ -107,6 +107,9 @@ cudaDeviceProp properties_of(device_profile which) {
   p.hostNumaId = -1;
   p.gpuPciDeviceID = 0;
   p.computeMode = 0;  // cudaComputeModeDefault
+  p.maxTexture1DLinear = 0;  // as cudaDevAttrMaxTexture1DLinearWidth answers, with the other texture limits
+  p.singleToDoublePrecisionPerfRatio = 2;  // what cudaDevAttrSingleToDoublePrecisionPerfRatio says
+  p.cooperativeMultiDeviceLaunch = 0;      // cudaLaunchCooperativeKernelMultiDevice is not simulated
   return p;
 }
 

@@ -19,6 +19,8 @@
 #include <cstdlib>
 #include <functional>
 #include <mutex>
+#include <iterator>
+#include <map>
 #include <queue>
 #include <set>
 #include <unordered_map>
@@ -35,16 +37,32 @@ struct CUgraphNode_st {
 
 struct CUgraph_st {
   std::vector<std::unique_ptr<CUgraphNode_st>> nodes;  // in the order they were added
+  std::vector<cudaGraphConditionalHandle> handles;     // made for its conditional nodes
+  bool body = false;                                   // a conditional node's body, owned by the node
 };
 
 struct CUgraphExec_st {
   std::vector<cusim::sim::node_work> steps;            // in launch order
+  std::vector<cudaGraphConditionalHandle> defaults;    // handles set to their default at each launch
   std::vector<std::size_t> step_of;                    // node index (order added) -> step
   std::vector<std::vector<std::size_t>> dependencies;  // node index -> its dependencies' indices, sorted
   std::unordered_map<const CUgraphNode_st*, std::size_t> step_of_node;  // nodes of the graphs it came from
 };
 
 namespace cusim::sim {
+
+struct conditional_bodies {
+  std::vector<cudaGraph_t> graphs;  // phGraph_out points here
+  conditional_bodies() = default;
+  conditional_bodies(const conditional_bodies&) = delete;
+  conditional_bodies& operator=(const conditional_bodies&) = delete;
+  ~conditional_bodies() {
+    for (cudaGraph_t g : graphs) destroy_graph(g);
+  }
+};
+struct compiled_bodies {
+  std::vector<std::vector<node_work>> steps;  // per body, in launch order
+};
 
 namespace {
 
@@ -63,11 +81,33 @@ bool node_is_valid(cudaGraphNode_t node) {
 }
 
 cudaGraphNodeType type_of(const node_work& work) {
-  static constexpr cudaGraphNodeType types[] = {cudaGraphNodeTypeKernel, cudaGraphNodeTypeMemcpy,
-                                                cudaGraphNodeTypeMemset, cudaGraphNodeTypeHost,
-                                                cudaGraphNodeTypeEmpty,  cudaGraphNodeTypeMemAlloc,
-                                                cudaGraphNodeTypeMemFree};
+  static constexpr cudaGraphNodeType types[] = {cudaGraphNodeTypeKernel,  cudaGraphNodeTypeMemcpy,
+                                                cudaGraphNodeTypeMemset,  cudaGraphNodeTypeHost,
+                                                cudaGraphNodeTypeEmpty,   cudaGraphNodeTypeMemAlloc,
+                                                cudaGraphNodeTypeMemFree, cudaGraphNodeTypeConditional};
+  static_assert(std::size(types) == std::variant_size_v<node_work>);
   return types[work.index()];
+}
+
+/// A conditional handle's value. Handles live as long as the graph they were made for.
+struct conditional_value {
+  std::atomic<unsigned> value;
+  unsigned default_value;
+  bool assign_default;
+  cudaGraph_t graph;
+};
+std::mutex conditionals_mutex;
+std::unordered_map<cudaGraphConditionalHandle, std::unique_ptr<conditional_value>> conditionals;
+cudaGraphConditionalHandle next_handle = 1;
+
+conditional_value* find_conditional(cudaGraphConditionalHandle handle) {
+  std::lock_guard lock(conditionals_mutex);
+  auto it = conditionals.find(handle);
+  return it != conditionals.end() ? it->second.get() : nullptr;
+}
+void forget_conditionals(const std::vector<cudaGraphConditionalHandle>& handles) {
+  std::lock_guard lock(conditionals_mutex);
+  for (cudaGraphConditionalHandle h : handles) conditionals.erase(h);
 }
 
 /// `count` dependencies, each a node of `graph`, none twice.
@@ -132,6 +172,39 @@ std::vector<std::size_t> dependency_indices(const CUgraphNode_st& node,
   return out;
 }
 
+cudaError_t run(const node_work& work, cudaStream_t stream);
+
+/// Runs a conditional node's bodies on the stream's thread, when the stream reaches the node: the
+/// bodies' work runs inside this step (run_inline_scope), before whatever was queued after it.
+void run_conditional(const conditional_work& c, cudaStream_t stream) {
+  run_inline_scope scope(stream);
+  const auto value = [&] {
+    conditional_value* v = find_conditional(c.handle);
+    return v != nullptr ? v->value.load() : 0u;
+  };
+  const auto body = [&](std::size_t i) {
+    for (const node_work& w : c.compiled->steps[i])
+      if (run(w, stream) != cudaSuccess) return false;
+    return stream == nullptr || stream_fault(stream) == nullptr;  // a faulted stream runs nothing more
+  };
+  const std::size_t bodies = c.compiled->steps.size();
+  switch (c.type) {
+    case cudaGraphCondTypeIf:
+      if (value() != 0)
+        body(0);
+      else if (bodies == 2)
+        body(1);
+      break;
+    case cudaGraphCondTypeWhile:
+      while (value() != 0 && body(0)) {
+      }
+      break;
+    case cudaGraphCondTypeSwitch:
+      if (const unsigned v = value(); v < bodies) body(v);
+      break;
+  }
+}
+
 /// Queues one node's work on `stream`.
 cudaError_t run(const node_work& work, cudaStream_t stream) {
   struct runner {
@@ -167,6 +240,10 @@ cudaError_t run(const node_work& work, cudaStream_t stream) {
       run_on(stream, [p = f.ptr] { release(p, true, false); });
       return cudaSuccess;
     }
+    cudaError_t operator()(const conditional_work& c) const {
+      run_on(stream, [c, s = stream] { run_conditional(c, s); });
+      return cudaSuccess;
+    }
   };
   return std::visit(runner{stream}, work);
 }
@@ -175,7 +252,8 @@ cudaError_t run(const node_work& work, cudaStream_t stream) {
 
 namespace {
 std::mutex node_addresses_mutex;
-std::set<const void*> node_addresses;
+std::map<const void*, std::size_t> node_addresses;  // each graph allocation's address and size
+std::size_t used_high = 0, reserved_high = 0;       // cudaGraphMemAttr*High, under the mutex
 }  // namespace
 
 graph_allocation::graph_allocation(std::size_t bytes) : bytes_(bytes) {
@@ -187,8 +265,9 @@ graph_allocation::graph_allocation(std::size_t bytes) : bytes_(bytes) {
   }
   if (ptr_ != nullptr) {
     std::lock_guard lock(node_addresses_mutex);
-    node_addresses.insert(ptr_);
+    node_addresses.emplace(ptr_, bytes_);
   }
+  graph_memory_usage();  // the high watermarks
 }
 
 bool graph_allocation::freeable_in_order(const void* p) {
@@ -208,7 +287,30 @@ graph_allocation::~graph_allocation() {
   if (ptr_ != nullptr && !take_ownership(ptr_)) std::free(ptr_);
 }
 
-void graph_allocation::map() const { adopt(ptr_, bytes_, allocation_kind::device); }
+void graph_allocation::map() const {
+  adopt(ptr_, bytes_, allocation_kind::device);
+  graph_memory_usage();
+}
+
+graph_memory graph_memory_usage() {
+  std::lock_guard lock(node_addresses_mutex);
+  graph_memory m;
+  for (const auto& [p, bytes] : node_addresses) {
+    m.reserved += bytes;
+    const auto a = find_allocation(p);
+    if (a && a->base == p) m.used += bytes;
+  }
+  used_high = std::max(used_high, m.used);
+  reserved_high = std::max(reserved_high, m.reserved);
+  m.used_high = used_high;
+  m.reserved_high = reserved_high;
+  return m;
+}
+
+void reset_graph_memory_high(bool used) {
+  std::lock_guard lock(node_addresses_mutex);
+  (used ? used_high : reserved_high) = 0;
+}
 
 cudaGraph_t create_graph() {
   auto* g = new CUgraph_st;
@@ -223,6 +325,7 @@ void destroy_graph(cudaGraph_t graph) {
     graphs.erase(graph);
     for (const auto& n : graph->nodes) nodes.erase(n.get());
   }
+  forget_conditionals(graph->handles);
   delete graph;
 }
 
@@ -286,13 +389,15 @@ cudaError_t cudaGraphCreate(cudaGraph_t* graph, unsigned flags) {
 }
 
 cudaError_t cudaGraphDestroy(cudaGraph_t graph) {
-  if (!graph_is_valid(graph)) return fail(cudaErrorInvalidValue);
+  if (!graph_is_valid(graph) || graph->body) return fail(cudaErrorInvalidValue);  // a body goes with its node
   destroy_graph(graph);
   return cudaSuccess;
 }
 
 cudaError_t cudaGraphClone(cudaGraph_t* clone, cudaGraph_t original) {
   if (clone == nullptr || !graph_is_valid(original)) return fail(cudaErrorInvalidValue);
+  for (const auto& n : original->nodes)  // CUDA: a graph with conditional nodes cannot be cloned
+    if (std::holds_alternative<conditional_work>(n->work)) return fail(cudaErrorNotSupported);
   cudaGraph_t copy = create_graph();
   std::unordered_map<const CUgraphNode_st*, cudaGraphNode_t> copied;
   for (const auto& n : original->nodes) {
@@ -492,6 +597,36 @@ cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t* node, cudaGraph_t graph, co
   });
 }
 
+namespace {
+/// The handles of `graph` whose value is its default at the start of each launch.
+void add_defaults(cudaGraph_t graph, std::vector<cudaGraphConditionalHandle>& defaults) {
+  for (cudaGraphConditionalHandle h : graph->handles)
+    if (conditional_value* v = find_conditional(h); v != nullptr && v->assign_default) defaults.push_back(h);
+}
+/// An executable graph's copy of a conditional node: its bodies' steps, as they are now (nested
+/// conditional nodes too). A body holds kernel, copy, memset, empty and conditional nodes only.
+cudaError_t compile_conditional(node_work& work, std::vector<cudaGraphConditionalHandle>& defaults) {
+  auto* c = std::get_if<conditional_work>(&work);
+  if (c == nullptr) return cudaSuccess;
+  auto compiled = std::make_shared<compiled_bodies>();
+  for (cudaGraph_t body : c->bodies->graphs) {
+    std::vector<std::size_t> order;
+    if (!launch_order(body, order)) return cudaErrorInvalidValue;
+    add_defaults(body, defaults);
+    std::vector<node_work>& steps = compiled->steps.emplace_back();
+    for (std::size_t i : order) {
+      steps.push_back(body->nodes[i]->work);
+      if (std::holds_alternative<host_work>(steps.back()) || std::holds_alternative<alloc_work>(steps.back()) ||
+          std::holds_alternative<free_work>(steps.back()))
+        return cudaErrorNotSupported;
+      if (cudaError_t e = compile_conditional(steps.back(), defaults); e != cudaSuccess) return e;
+    }
+  }
+  c->compiled = std::move(compiled);
+  return cudaSuccess;
+}
+}  // namespace
+
 cudaError_t cudaGraphInstantiate(cudaGraphExec_t* exec, cudaGraph_t graph, unsigned long long flags) {
   if (exec == nullptr || !graph_is_valid(graph)) return fail(cudaErrorInvalidValue);
   if (flags & ~static_cast<unsigned long long>(cudaGraphInstantiateFlagAutoFreeOnLaunch | cudaGraphInstantiateFlagUpload |
@@ -499,21 +634,23 @@ cudaError_t cudaGraphInstantiate(cudaGraphExec_t* exec, cudaGraph_t graph, unsig
     return fail(cudaErrorInvalidValue);  // device launch is not simulated
   std::vector<std::size_t> order;
   if (!launch_order(graph, order)) return fail(cudaErrorInvalidValue);  // a cycle
-  auto* e = new CUgraphExec_st;
+  auto e = std::make_unique<CUgraphExec_st>();
   const auto index = index_of_nodes(graph);
   e->step_of.resize(order.size());
+  add_defaults(graph, e->defaults);
   for (std::size_t step = 0; step < order.size(); ++step) {
     const CUgraphNode_st* n = graph->nodes[order[step]].get();
     e->steps.push_back(n->work);
+    if (cudaError_t c = compile_conditional(e->steps.back(), e->defaults); c != cudaSuccess) return fail(c);
     e->step_of[order[step]] = step;
     e->step_of_node[n] = step;
   }
   for (const auto& n : graph->nodes) e->dependencies.push_back(dependency_indices(*n, index));
   {
     std::lock_guard lock(handles_mutex);
-    execs.insert(e);
+    execs.insert(e.get());
   }
-  *exec = e;
+  *exec = e.release();
   return cudaSuccess;
 }
 
@@ -526,6 +663,11 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream) {
   if (!stream_is_valid(stream)) return fail(cudaErrorInvalidResourceHandle);
   if (stream_is_capturing(stream))
     return fail(cudaErrorStreamCaptureUnsupported);  // child graph nodes are not simulated
+  if (!exec->defaults.empty())
+    run_on(stream, [handles = exec->defaults] {
+      for (cudaGraphConditionalHandle h : handles)
+        if (conditional_value* v = find_conditional(h)) v->value = v->default_value;
+    });
   for (const node_work& work : exec->steps)
     if (cudaError_t e = run(work, stream); e != cudaSuccess) return e;
   return cudaSuccess;
@@ -601,7 +743,8 @@ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t exec, cudaGraph_t graph, cudaGra
     const node_work& old = exec->steps[exec->step_of[i]];
     if (n->work.index() != old.index()) return result(cudaGraphExecUpdateErrorNodeTypeChanged, n);
     if (dependency_indices(*n, index) != exec->dependencies[i]) return result(cudaGraphExecUpdateErrorTopologyChanged, n);
-    if (std::holds_alternative<alloc_work>(n->work) || std::holds_alternative<free_work>(n->work))
+    if (std::holds_alternative<alloc_work>(n->work) || std::holds_alternative<free_work>(n->work) ||
+        std::holds_alternative<conditional_work>(n->work))
       return result(cudaGraphExecUpdateErrorNotSupported, n);
     if (const auto* k = std::get_if<kernel_work>(&n->work); k && k->func != std::get<kernel_work>(old).func)
       return result(cudaGraphExecUpdateErrorFunctionChanged, n);
@@ -614,3 +757,90 @@ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t exec, cudaGraph_t graph, cudaGra
 }
 
 cudaError_t cudaDeviceGraphMemTrim(int device) { return device == 0 ? cudaSuccess : fail(cudaErrorInvalidDevice); }
+
+cudaError_t cudaDeviceGetGraphMemAttribute(int device, cudaGraphMemAttributeType attr, void* value) {
+  if (device != 0) return fail(cudaErrorInvalidDevice);
+  if (value == nullptr) return fail(cudaErrorInvalidValue);
+  const graph_memory m = graph_memory_usage();
+  unsigned long long figure = 0;
+  switch (attr) {
+    case cudaGraphMemAttrUsedMemCurrent: figure = m.used; break;
+    case cudaGraphMemAttrUsedMemHigh: figure = m.used_high; break;
+    case cudaGraphMemAttrReservedMemCurrent: figure = m.reserved; break;
+    case cudaGraphMemAttrReservedMemHigh: figure = m.reserved_high; break;
+    default: return fail(cudaErrorInvalidValue);
+  }
+  *static_cast<unsigned long long*>(value) = figure;  // a cuuint64_t, as CUDA writes it
+  return cudaSuccess;
+}
+
+cudaError_t cudaDeviceSetGraphMemAttribute(int device, cudaGraphMemAttributeType attr, void* value) {
+  if (device != 0) return fail(cudaErrorInvalidDevice);
+  if (value == nullptr || (attr != cudaGraphMemAttrUsedMemHigh && attr != cudaGraphMemAttrReservedMemHigh) ||
+      *static_cast<const unsigned long long*>(value) != 0)
+    return fail(cudaErrorInvalidValue);
+  reset_graph_memory_high(attr == cudaGraphMemAttrUsedMemHigh);
+  return cudaSuccess;
+}
+
+cudaError_t cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle* handle, cudaGraph_t graph,
+                                             unsigned default_launch_value, unsigned flags) {
+  if (handle == nullptr || !graph_is_valid(graph) || (flags & ~unsigned{cudaGraphCondAssignDefault}) != 0)
+    return fail(cudaErrorInvalidValue);
+  auto v = std::make_unique<conditional_value>();
+  v->value = default_launch_value;
+  v->default_value = default_launch_value;
+  v->assign_default = (flags & cudaGraphCondAssignDefault) != 0;
+  v->graph = graph;
+  std::lock_guard lock(conditionals_mutex);
+  *handle = next_handle++;
+  conditionals.emplace(*handle, std::move(v));
+  graph->handles.push_back(*handle);
+  return cudaSuccess;
+}
+
+void cudaGraphSetConditional(cudaGraphConditionalHandle handle, unsigned value) {
+  if (conditional_value* v = find_conditional(handle)) v->value = value;
+}
+
+cudaError_t cudaGraphAddNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
+                             const cudaGraphEdgeData* edge_data, std::size_t count, cudaGraphNodeParams* params) {
+  if (params == nullptr) return fail(cudaErrorInvalidValue);
+  for (std::size_t i = 0; edge_data != nullptr && i < count; ++i)
+    if (edge_data[i].from_port != 0 || edge_data[i].to_port != 0 || edge_data[i].type != 0)
+      return fail(cudaErrorNotSupported);  // only full-completion edges
+  switch (params->type) {
+    case cudaGraphNodeTypeKernel: {
+      const cudaKernelNodeParamsV2& k = params->kernel;
+      const cudaKernelNodeParams v1{k.func, k.gridDim, k.blockDim, k.sharedMemBytes, k.kernelParams, k.extra};
+      return cudaGraphAddKernelNode(node, graph, dependencies, count, &v1);
+    }
+    case cudaGraphNodeTypeMemcpy:
+      if (params->memcpy.flags != 0) return fail(cudaErrorInvalidValue);
+      return cudaGraphAddMemcpyNode(node, graph, dependencies, count, &params->memcpy.copyParams);
+    case cudaGraphNodeTypeMemset: return cudaGraphAddMemsetNode(node, graph, dependencies, count, &params->memset);
+    case cudaGraphNodeTypeHost: return cudaGraphAddHostNode(node, graph, dependencies, count, &params->host);
+    case cudaGraphNodeTypeEmpty: return cudaGraphAddEmptyNode(node, graph, dependencies, count);
+    case cudaGraphNodeTypeMemAlloc: return cudaGraphAddMemAllocNode(node, graph, dependencies, count, &params->alloc);
+    case cudaGraphNodeTypeMemFree: return cudaGraphAddMemFreeNode(node, graph, dependencies, count, params->free.dptr);
+    case cudaGraphNodeTypeConditional: break;
+    default: return fail(cudaErrorNotSupported);  // child graphs, events, external semaphores
+  }
+  cudaConditionalNodeParams& c = params->conditional;
+  return add_checked(node, graph, dependencies, count, [&](node_work& work) {
+    const conditional_value* v = find_conditional(c.handle);
+    const bool size_ok = c.type == cudaGraphCondTypeWhile  ? c.size == 1
+                         : c.type == cudaGraphCondTypeIf   ? c.size == 1 || c.size == 2
+                         : c.type == cudaGraphCondTypeSwitch ? c.size >= 1
+                                                             : false;
+    if (v == nullptr || v->graph != graph || !size_ok) return cudaErrorInvalidValue;
+    auto bodies = std::make_shared<conditional_bodies>();
+    for (unsigned i = 0; i < c.size; ++i) {
+      bodies->graphs.push_back(create_graph());
+      bodies->graphs.back()->body = true;
+    }
+    c.phGraph_out = bodies->graphs.data();
+    work = conditional_work{c.handle, c.type, std::move(bodies), nullptr};
+    return cudaSuccess;
+  });
+}

@@ -37,6 +37,15 @@ class graph_allocation {
   std::size_t bytes_ = 0;
 };
 
+/// The memory of graph allocation nodes (cudaDeviceGetGraphMemAttribute): reserved while a node
+/// holds it, used while it is allocated; the high watermarks since the last reset.
+struct graph_memory {
+  std::size_t used = 0, used_high = 0, reserved = 0, reserved_high = 0;
+};
+graph_memory graph_memory_usage();
+/// cudaDeviceSetGraphMemAttribute: a high watermark starts again from the current figure.
+void reset_graph_memory_high(bool used);
+
 struct kernel_work {
   const void* func = nullptr;
   dim3 grid, block;
@@ -63,8 +72,19 @@ struct alloc_work {
 struct free_work {
   void* ptr;
 };
+/// A conditional node's body graphs (made with the node, destroyed with it) and, in an
+/// executable graph, the steps each body became when it was instantiated (graphs.cpp).
+struct conditional_bodies;
+struct compiled_bodies;
+struct conditional_work {
+  cudaGraphConditionalHandle handle = 0;
+  cudaGraphConditionalNodeType type = cudaGraphCondTypeIf;
+  std::shared_ptr<conditional_bodies> bodies;
+  std::shared_ptr<const compiled_bodies> compiled;  ///< set in an executable graph's copy
+};
 /// What a node does; its cudaGraphNodeType follows from the alternative.
-using node_work = std::variant<kernel_work, copy_work, memset_work, host_work, empty_work, alloc_work, free_work>;
+using node_work =
+    std::variant<kernel_work, copy_work, memset_work, host_work, empty_work, alloc_work, free_work, conditional_work>;
 
 cudaGraph_t create_graph();
 void destroy_graph(cudaGraph_t graph);

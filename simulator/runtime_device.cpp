@@ -273,6 +273,12 @@ cudaError_t cudaDeviceEnablePeerAccess(int, unsigned flags) {
   return fail(cudaErrorInvalidDevice);  // device 0 cannot be its own peer; there is no other
 }
 cudaError_t cudaDeviceDisablePeerAccess(int) { return fail(cudaErrorInvalidDevice); }
+cudaError_t cudaDeviceGetP2PAttribute(int* value, cudaDeviceP2PAttr attr, int src_device, int dst_device) {
+  if (value == nullptr || attr < cudaDevP2PAttrPerformanceRank || attr > cudaDevP2PAttrOnlyPartialNativeAtomicSupported)
+    return fail(cudaErrorInvalidValue);
+  (void)src_device, (void)dst_device;
+  return fail(cudaErrorInvalidDevice);  // a link needs two devices: device 0 with itself is none
+}
 cudaError_t cudaDeviceGetStreamPriorityRange(int* least, int* greatest) {
   if (least != nullptr) *least = least_priority;
   if (greatest != nullptr) *greatest = greatest_priority;
@@ -311,3 +317,13 @@ cudaError_t cudaDeviceGetPCIBusId(char* bus_id, int length, int device) {
 cudaError_t cudaCtxResetPersistingL2Cache() { return cudaSuccess; }
 cudaError_t cudaProfilerStart() { return cudaSuccess; }
 cudaError_t cudaProfilerStop() { return cudaSuccess; }
+
+// CUDA 12's deprecated spellings (defining them does not warn; calling them does).
+cudaError_t cudaThreadExit() { return cudaDeviceReset(); }
+cudaError_t cudaThreadSynchronize() { return cudaDeviceSynchronize(); }
+cudaError_t cudaThreadSetLimit(cudaLimit limit, std::size_t value) { return cudaDeviceSetLimit(limit, value); }
+cudaError_t cudaThreadGetLimit(std::size_t* value, cudaLimit limit) { return cudaDeviceGetLimit(value, limit); }
+cudaError_t cudaThreadGetCacheConfig(cudaFuncCache* config) { return cudaDeviceGetCacheConfig(config); }
+cudaError_t cudaThreadSetCacheConfig(cudaFuncCache config) { return cudaDeviceSetCacheConfig(config); }
+cudaError_t cudaSetDoubleForDevice(double*) { return cudaSuccess; }
+cudaError_t cudaSetDoubleForHost(double*) { return cudaSuccess; }

@@ -177,7 +177,15 @@ bool stream_is_valid(cudaStream_t stream) noexcept {
   return streams.count(stream) != 0;
 }
 
+namespace {
+thread_local cudaStream_t inline_stream = nullptr;
+}  // namespace
+
+run_inline_scope::run_inline_scope(cudaStream_t stream) noexcept : previous_(inline_stream) { inline_stream = stream; }
+run_inline_scope::~run_inline_scope() { inline_stream = previous_; }
+
 void enqueue(cudaStream_t s, std::function<void()> task) {
+  if (s == inline_stream) return task();
   std::lock_guard lock(s->mutex);
   if (!s->thread.joinable()) s->thread = std::thread(serve, s);
   s->queue.push_back(std::move(task));

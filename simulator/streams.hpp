@@ -42,6 +42,18 @@ bool any_stream_capturing() noexcept;
 
 /// Queues `task` on `stream` (not the default stream) behind the work queued before it.
 void enqueue(cudaStream_t stream, std::function<void()> task);
+/// While it lives, work this OS thread queues on `stream` runs at once instead: a graph's
+/// conditional node, itself one step of the stream, runs its body graphs inside that step.
+class run_inline_scope {
+ public:
+  explicit run_inline_scope(cudaStream_t stream) noexcept;
+  ~run_inline_scope();
+  run_inline_scope(const run_inline_scope&) = delete;
+  run_inline_scope& operator=(const run_inline_scope&) = delete;
+
+ private:
+  cudaStream_t previous_;
+};
 /// Runs `task` on `stream`: queued on a stream, at once (after every blocking stream) on the
 /// default stream.
 void run_on(cudaStream_t stream, std::function<void()> task);

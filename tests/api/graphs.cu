@@ -494,3 +494,220 @@ TEST_CASE("a graph's allocation may be freed with cudaFreeAsync right after the 
   CHECK(cudaGraphDestroy(graph) == cudaSuccess);
   CHECK(cudaStreamDestroy(s) == cudaSuccess);
 }
+
+namespace {
+/// One step of a countdown in a WHILE node's body: adds the counter to the sum, counts it down and
+/// ends the loop when it reaches 0.
+__global__ void count_down(int* counter, int* sum, cudaGraphConditionalHandle handle) {
+  if (threadIdx.x == 0 && blockIdx.x == 0) {
+    *sum += *counter;
+    if (--*counter == 0) cudaGraphSetConditional(handle, 0);
+  }
+}
+/// Sets the handle to *value (the condition an IF or SWITCH node tests).
+__global__ void choose(cudaGraphConditionalHandle handle, const int* value) {
+  if (threadIdx.x == 0 && blockIdx.x == 0) cudaGraphSetConditional(handle, static_cast<unsigned>(*value));
+}
+
+cudaGraphNodeParams conditional_params(cudaGraphConditionalHandle handle, cudaGraphConditionalNodeType type,
+                                       unsigned size) {
+  cudaGraphNodeParams p{};
+  p.type = cudaGraphNodeTypeConditional;
+  p.conditional.handle = handle;
+  p.conditional.type = type;
+  p.conditional.size = size;
+  return p;
+}
+}  // namespace
+
+TEST_CASE("a WHILE node replays its body while the handle is non-zero, from its default at each launch") {
+  cudaFuncAttributes attributes;  // makes the kernel known by address (its type seen)
+  REQUIRE(cudaFuncGetAttributes(&attributes, count_down) == cudaSuccess);
+  int* d = nullptr;  // d[0]: the counter, d[1]: the sum
+  REQUIRE(cudaMalloc(&d, 2 * sizeof(int)) == cudaSuccess);
+  cudaGraph_t graph;
+  REQUIRE(cudaGraphCreate(&graph, 0) == cudaSuccess);
+  cudaGraphConditionalHandle handle = 0;
+  REQUIRE(cudaGraphConditionalHandleCreate(&handle, graph, 1, cudaGraphCondAssignDefault) == cudaSuccess);
+  cudaGraphNodeParams loop = conditional_params(handle, cudaGraphCondTypeWhile, 1);
+  cudaGraphNode_t node;
+  REQUIRE(cudaGraphAddNode(&node, graph, nullptr, nullptr, 0, &loop) == cudaSuccess);
+  REQUIRE(loop.conditional.phGraph_out != nullptr);
+  cudaGraph_t body = loop.conditional.phGraph_out[0];
+  cudaGraphNodeType type;
+  CHECK(cudaGraphNodeGetType(node, &type) == cudaSuccess);
+  CHECK(type == cudaGraphNodeTypeConditional);
+  int* counter = d;
+  int* sum = d + 1;
+  void* args[] = {&counter, &sum, &handle};
+  const cudaKernelNodeParams step = kernel_params(reinterpret_cast<const void*>(count_down), dim3(1), dim3(32), args);
+  cudaGraphNode_t step_node;
+  REQUIRE(cudaGraphAddKernelNode(&step_node, body, nullptr, 0, &step) == cudaSuccess);
+
+  cudaGraphExec_t exec;
+  REQUIRE(cudaGraphInstantiate(&exec, graph, 0) == cudaSuccess);
+  cudaStream_t s;
+  REQUIRE(cudaStreamCreate(&s) == cudaSuccess);
+  const int start[2] = {5, 0};
+  int h[2] = {-1, -1};
+  CHECK(cudaMemcpyAsync(d, start, sizeof start, cudaMemcpyHostToDevice, s) == cudaSuccess);
+  CHECK(cudaGraphLaunch(exec, s) == cudaSuccess);
+  // Queued after the launch: runs after every iteration of the loop.
+  CHECK(cudaMemcpyAsync(h, d, sizeof h, cudaMemcpyDeviceToHost, s) == cudaSuccess);
+  CHECK(cudaStreamSynchronize(s) == cudaSuccess);
+  CHECK(h[0] == 0);
+  CHECK(h[1] == 5 + 4 + 3 + 2 + 1);
+  // The loop left the handle at 0; cudaGraphCondAssignDefault makes it 1 again for the next launch.
+  const int three = 3;
+  CHECK(cudaMemcpy(d, &three, sizeof three, cudaMemcpyHostToDevice) == cudaSuccess);
+  CHECK(cudaGraphLaunch(exec, nullptr) == cudaSuccess);
+  CHECK(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost) == cudaSuccess);
+  CHECK(h[0] == 0);
+  CHECK(h[1] == 15 + 3 + 2 + 1);
+
+  CHECK(cudaGraphExecDestroy(exec) == cudaSuccess);
+  CHECK(cudaGraphDestroy(graph) == cudaSuccess);
+  CHECK(cudaStreamDestroy(s) == cudaSuccess);
+  CHECK(cudaFree(d) == cudaSuccess);
+}
+
+TEST_CASE("IF and SWITCH nodes run the body the handle a kernel set picks, or none") {
+  cudaFuncAttributes attributes;
+  REQUIRE(cudaFuncGetAttributes(&attributes, choose) == cudaSuccess);
+  REQUIRE(cudaFuncGetAttributes(&attributes, set_each) == cudaSuccess);
+  constexpr int n = 32;
+  int *d = nullptr, *value = nullptr;
+  REQUIRE(cudaMalloc(&d, n * sizeof(int)) == cudaSuccess);
+  REQUIRE(cudaMalloc(&value, sizeof(int)) == cudaSuccess);
+  cudaStream_t s;
+  REQUIRE(cudaStreamCreate(&s) == cudaSuccess);
+
+  // choose -> IF (size 2): body 0 sets 1 when the value is non-zero, body 1 sets 2 when it is 0.
+  // choose -> SWITCH (size 3): body i sets 10 + i when the value is i; a larger value runs none.
+  for (const cudaGraphConditionalNodeType kind : {cudaGraphCondTypeIf, cudaGraphCondTypeSwitch}) {
+    const unsigned bodies = kind == cudaGraphCondTypeIf ? 2 : 3;
+    cudaGraph_t graph;
+    REQUIRE(cudaGraphCreate(&graph, 0) == cudaSuccess);
+    cudaGraphConditionalHandle handle = 0;
+    REQUIRE(cudaGraphConditionalHandleCreate(&handle, graph) == cudaSuccess);
+    void* choose_args[] = {&handle, &value};
+    const cudaKernelNodeParams cp = kernel_params(reinterpret_cast<const void*>(choose), dim3(1), dim3(1), choose_args);
+    cudaGraphNode_t chooser, node;
+    REQUIRE(cudaGraphAddKernelNode(&chooser, graph, nullptr, 0, &cp) == cudaSuccess);
+    cudaGraphNodeParams p = conditional_params(handle, kind, bodies);
+    REQUIRE(cudaGraphAddNode(&node, graph, &chooser, nullptr, 1, &p) == cudaSuccess);
+    for (unsigned i = 0; i < bodies; ++i) {
+      int mark = kind == cudaGraphCondTypeIf ? static_cast<int>(i) + 1 : 10 + static_cast<int>(i), count = n;
+      void* args[] = {&d, &mark, &count};
+      const cudaKernelNodeParams kp = kernel_params(reinterpret_cast<const void*>(set_each), dim3(1), dim3(n), args);
+      cudaGraphNode_t k;
+      REQUIRE(cudaGraphAddKernelNode(&k, p.conditional.phGraph_out[i], nullptr, 0, &kp) == cudaSuccess);
+    }
+    cudaGraphExec_t exec;
+    REQUIRE(cudaGraphInstantiate(&exec, graph, 0) == cudaSuccess);
+    const auto run = [&](int v) {
+      std::vector<int> h(n, -1);
+      CHECK(cudaMemsetAsync(d, 0, n * sizeof(int), s) == cudaSuccess);
+      CHECK(cudaMemcpyAsync(value, &v, sizeof v, cudaMemcpyHostToDevice, s) == cudaSuccess);
+      CHECK(cudaStreamSynchronize(s) == cudaSuccess);
+      CHECK(cudaGraphLaunch(exec, s) == cudaSuccess);
+      CHECK(cudaMemcpyAsync(h.data(), d, n * sizeof(int), cudaMemcpyDeviceToHost, s) == cudaSuccess);
+      CHECK(cudaStreamSynchronize(s) == cudaSuccess);
+      CHECK(h[0] == h[n - 1]);
+      return h[n - 1];
+    };
+    if (kind == cudaGraphCondTypeIf) {
+      CHECK(run(7) == 1);
+      CHECK(run(0) == 2);
+    } else {
+      CHECK(run(0) == 10);
+      CHECK(run(2) == 12);
+      CHECK(run(3) == 0);  // no body 3
+    }
+    CHECK(cudaGraphExecDestroy(exec) == cudaSuccess);
+    CHECK(cudaGraphDestroy(graph) == cudaSuccess);
+  }
+  CHECK(cudaStreamDestroy(s) == cudaSuccess);
+  CHECK(cudaFree(d) == cudaSuccess);
+  CHECK(cudaFree(value) == cudaSuccess);
+}
+
+TEST_CASE("conditional nodes refuse a bad size, a handle of another graph and bad handle flags") {
+  cudaGraph_t graph, other;
+  REQUIRE(cudaGraphCreate(&graph, 0) == cudaSuccess);
+  REQUIRE(cudaGraphCreate(&other, 0) == cudaSuccess);
+  cudaGraphConditionalHandle handle = 0, foreign = 0;
+  CHECK(cudaGraphConditionalHandleCreate(nullptr, graph) == cudaErrorInvalidValue);
+  CHECK(cudaGraphConditionalHandleCreate(&handle, graph, 0, 2) == cudaErrorInvalidValue);
+  REQUIRE(cudaGraphConditionalHandleCreate(&handle, graph) == cudaSuccess);
+  REQUIRE(cudaGraphConditionalHandleCreate(&foreign, other) == cudaSuccess);
+  cudaGraphNode_t node;
+  cudaGraphNodeParams p = conditional_params(handle, cudaGraphCondTypeWhile, 2);
+  CHECK(cudaGraphAddNode(&node, graph, nullptr, nullptr, 0, &p) == cudaErrorInvalidValue);
+  p = conditional_params(handle, cudaGraphCondTypeIf, 3);
+  CHECK(cudaGraphAddNode(&node, graph, nullptr, nullptr, 0, &p) == cudaErrorInvalidValue);
+  p = conditional_params(handle, cudaGraphCondTypeSwitch, 0);
+  CHECK(cudaGraphAddNode(&node, graph, nullptr, nullptr, 0, &p) == cudaErrorInvalidValue);
+  p = conditional_params(foreign, cudaGraphCondTypeIf, 1);
+  CHECK(cudaGraphAddNode(&node, graph, nullptr, nullptr, 0, &p) == cudaErrorInvalidValue);
+  CHECK(cudaGraphAddNode(&node, graph, nullptr, nullptr, 0, nullptr) == cudaErrorInvalidValue);
+  p = conditional_params(handle, cudaGraphCondTypeIf, 1);
+  CHECK(cudaGraphAddNode(&node, graph, nullptr, nullptr, 0, &p) == cudaSuccess);
+  std::size_t count = 0;
+  CHECK(cudaGraphGetNodes(graph, nullptr, &count) == cudaSuccess);
+  CHECK(count == 1);
+  // An empty body runs nothing.
+  cudaGraphExec_t exec;
+  REQUIRE(cudaGraphInstantiate(&exec, graph, 0) == cudaSuccess);
+  CHECK(cudaGraphLaunch(exec, nullptr) == cudaSuccess);
+  CHECK(cudaDeviceSynchronize() == cudaSuccess);
+  CHECK(cudaGraphExecDestroy(exec) == cudaSuccess);
+  CHECK(cudaGraphDestroy(graph) == cudaSuccess);
+  CHECK(cudaGraphDestroy(other) == cudaSuccess);
+  (void)cudaGetLastError();
+}
+
+TEST_CASE("the graph memory attributes count a graph's allocation while it is allocated") {
+  using u64 = unsigned long long;
+  const auto attribute = [](cudaGraphMemAttributeType attr) {
+    u64 v = ~0ull;
+    CHECK(cudaDeviceGetGraphMemAttribute(0, attr, &v) == cudaSuccess);
+    return v;
+  };
+  constexpr std::size_t bytes = 1 << 20;
+  const u64 used_before = attribute(cudaGraphMemAttrUsedMemCurrent);
+  cudaGraph_t graph;
+  REQUIRE(cudaGraphCreate(&graph, 0) == cudaSuccess);
+  cudaMemAllocNodeParams alloc = device_allocation(bytes);
+  cudaGraphNode_t alloc_node;
+  REQUIRE(cudaGraphAddMemAllocNode(&alloc_node, graph, nullptr, 0, &alloc) == cudaSuccess);
+  cudaGraphExec_t exec;
+  REQUIRE(cudaGraphInstantiate(&exec, graph, 0) == cudaSuccess);
+  CHECK(cudaGraphLaunch(exec, nullptr) == cudaSuccess);
+  CHECK(cudaDeviceSynchronize() == cudaSuccess);
+  const u64 used = attribute(cudaGraphMemAttrUsedMemCurrent);
+  CHECK(used >= used_before + bytes);
+  CHECK(attribute(cudaGraphMemAttrUsedMemHigh) >= used);
+  CHECK(attribute(cudaGraphMemAttrReservedMemCurrent) >= used);
+  CHECK(attribute(cudaGraphMemAttrReservedMemHigh) >= attribute(cudaGraphMemAttrReservedMemCurrent));
+
+  // Freed outside the graph: no longer in use.
+  CHECK(cudaFree(alloc.dptr) == cudaSuccess);
+  const u64 used_after = attribute(cudaGraphMemAttrUsedMemCurrent);
+  CHECK(used_after < used);
+  if (on_simulator) CHECK(used_after == used_before);
+  // The high watermark may only be reset, to 0: it starts again from what is in use.
+  u64 zero = 0, one = 1;
+  CHECK(cudaDeviceSetGraphMemAttribute(0, cudaGraphMemAttrUsedMemHigh, &zero) == cudaSuccess);
+  CHECK(attribute(cudaGraphMemAttrUsedMemHigh) <= used_after);
+  CHECK(cudaDeviceSetGraphMemAttribute(0, cudaGraphMemAttrUsedMemHigh, &one) == cudaErrorInvalidValue);
+  CHECK(cudaDeviceSetGraphMemAttribute(0, cudaGraphMemAttrUsedMemCurrent, &zero) == cudaErrorInvalidValue);
+  CHECK(cudaDeviceSetGraphMemAttribute(0, cudaGraphMemAttrReservedMemHigh, &zero) == cudaSuccess);
+  CHECK(cudaDeviceGetGraphMemAttribute(1, cudaGraphMemAttrUsedMemCurrent, &one) == cudaErrorInvalidDevice);
+  CHECK(cudaDeviceGraphMemTrim(0) == cudaSuccess);
+  CHECK(cudaDeviceGraphMemTrim(1) == cudaErrorInvalidDevice);
+
+  CHECK(cudaGraphExecDestroy(exec) == cudaSuccess);
+  CHECK(cudaGraphDestroy(graph) == cudaSuccess);
+  (void)cudaGetLastError();
+}

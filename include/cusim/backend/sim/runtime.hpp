@@ -106,6 +106,8 @@ cudaError_t cudaDeviceGetLimit(std::size_t* value, cudaLimit limit);
 cudaError_t cudaDeviceCanAccessPeer(int* can_access, int device, int peer_device);
 cudaError_t cudaDeviceEnablePeerAccess(int peer_device, unsigned flags);
 cudaError_t cudaDeviceDisablePeerAccess(int peer_device);
+/// One device, no link: every pair is cudaErrorInvalidDevice (a device with itself included).
+cudaError_t cudaDeviceGetP2PAttribute(int* value, cudaDeviceP2PAttr attr, int src_device, int dst_device);
 /// Priorities run from 0 (least) to -5 (greatest), as on current GPUs; the simulator's streams
 /// all run at once, so a priority changes nothing but what cudaStreamGetPriority says.
 cudaError_t cudaDeviceGetStreamPriorityRange(int* least, int* greatest);
@@ -117,6 +119,17 @@ cudaError_t cudaDeviceGetPCIBusId(char* bus_id, int length, int device);
 cudaError_t cudaCtxResetPersistingL2Cache();
 cudaError_t cudaProfilerStart();
 cudaError_t cudaProfilerStop();
+
+/// CUDA 12's deprecated spellings, removed by CUDA 13: the cudaDevice* call each one stands for.
+__CUDA_DEPRECATED cudaError_t cudaThreadExit();
+__CUDA_DEPRECATED cudaError_t cudaThreadSynchronize();
+__CUDA_DEPRECATED cudaError_t cudaThreadSetLimit(cudaLimit limit, std::size_t value);
+__CUDA_DEPRECATED cudaError_t cudaThreadGetLimit(std::size_t* value, cudaLimit limit);
+__CUDA_DEPRECATED cudaError_t cudaThreadGetCacheConfig(cudaFuncCache* config);
+__CUDA_DEPRECATED cudaError_t cudaThreadSetCacheConfig(cudaFuncCache config);
+/// Nothing to convert: every simulated device has double precision.
+__CUDA_DEPRECATED cudaError_t cudaSetDoubleForDevice(double* d);
+__CUDA_DEPRECATED cudaError_t cudaSetDoubleForHost(double* d);
 
 cudaError_t cudaStreamCreate(cudaStream_t* stream);
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned flags);
@@ -231,7 +244,23 @@ cudaError_t cudaGraphExecHostNodeSetParams(cudaGraphExec_t exec, cudaGraphNode_t
 /// Takes the parameters of `graph`'s nodes into `exec` when the two have the same nodes (paired in
 /// the order they were added), of the same types, with the same edges and kernels.
 cudaError_t cudaGraphExecUpdate(cudaGraphExec_t exec, cudaGraph_t graph, cudaGraphExecUpdateResultInfo* info);
+/// The memory of graph allocation nodes: reserved when a node is added (its address is fixed
+/// from then), in use while allocated (from the node's run, or its creation, until freed).
 cudaError_t cudaDeviceGraphMemTrim(int device);
+cudaError_t cudaDeviceGetGraphMemAttribute(int device, cudaGraphMemAttributeType attr, void* value);
+/// Only the high watermarks, and only to 0 (they start again from the current figure).
+cudaError_t cudaDeviceSetGraphMemAttribute(int device, cudaGraphMemAttributeType attr, void* value);
+
+/// A node of any type from its cudaGraphNodeParams (kernel, memcpy, memset, host, empty, memory
+/// allocation and free, conditional; the others are cudaErrorNotSupported); a conditional node's
+/// body graphs are made with it and returned in params->conditional.phGraph_out.
+cudaError_t cudaGraphAddNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
+                             const cudaGraphEdgeData* edge_data, std::size_t count, cudaGraphNodeParams* params);
+/// A handle for conditional nodes of `graph` (or of graphs nested in its conditional nodes).
+cudaError_t cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle* handle, cudaGraph_t graph,
+                                             unsigned default_launch_value = 0, unsigned flags = 0);
+/// Device code: sets the handle's value for the conditional nodes that run after the kernel.
+void cudaGraphSetConditional(cudaGraphConditionalHandle handle, unsigned value);
 
 }  // extern "C"
 
@@ -269,6 +298,11 @@ inline cudaError_t cudaGraphExecUpdate(cudaGraphExec_t exec, cudaGraph_t graph, 
 inline cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t* from, const cudaGraphNode_t* to,
                                             std::size_t count) {
   return cudaGraphAddDependencies(graph, from, to, nullptr, count);
+}
+/// CUDA 12.3's cudaGraphAddNode, without edge data.
+inline cudaError_t cudaGraphAddNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
+                                    std::size_t count, cudaGraphNodeParams* params) {
+  return cudaGraphAddNode(node, graph, dependencies, nullptr, count, params);
 }
 inline cudaError_t cudaEventCreate(cudaEvent_t* event, unsigned flags) { return cudaEventCreateWithFlags(event, flags); }
 inline cudaError_t cudaMallocHost(void** ptr, std::size_t bytes, unsigned flags) { return cudaHostAlloc(ptr, bytes, flags); }

@@ -10,6 +10,16 @@
 
 #include <cstddef>
 
+// What CUDA 12 declared deprecated and CUDA 13 removed is kept, with the warning CUDA 12's
+// headers gave at the call (no message of their own), unless CUDA_ENABLE_DEPRECATED is defined.
+#ifndef __CUDA_DEPRECATED
+#  if defined(CUDA_ENABLE_DEPRECATED)
+#    define __CUDA_DEPRECATED
+#  else
+#    define __CUDA_DEPRECATED __attribute__((deprecated))
+#  endif
+#endif
+
 enum cudaError_t : int {
   cudaSuccess = 0,
   cudaErrorInvalidValue = 1,
@@ -261,6 +271,25 @@ enum cudaDeviceAttr : int {
   cudaDevAttrReserved145 = 145,
   cudaDevAttrOnlyPartialHostNativeAtomicSupported = 147,
   cudaDevAttrMax
+};
+/// CUDA 12's names of attributes CUDA 13 reserved or renamed.
+constexpr cudaDeviceAttr cudaDevAttrCooperativeMultiDeviceLaunch = cudaDevAttrReserved96;
+constexpr cudaDeviceAttr cudaDevAttrMaxTimelineSemaphoreInteropSupported = cudaDevAttrTimelineSemaphoreInteropSupported;
+
+/// What cudaDeviceGetP2PAttribute asks about the link between two devices.
+enum cudaDeviceP2PAttr : int {
+  cudaDevP2PAttrPerformanceRank = 1,
+  cudaDevP2PAttrAccessSupported = 2,
+  cudaDevP2PAttrNativeAtomicSupported = 3,
+  cudaDevP2PAttrCudaArrayAccessSupported = 4,
+  cudaDevP2PAttrOnlyPartialNativeAtomicSupported = 5,
+};
+/// What cudaDeviceGetGraphMemAttribute reports of the memory of graph allocation nodes.
+enum cudaGraphMemAttributeType : int {
+  cudaGraphMemAttrUsedMemCurrent = 0x0,
+  cudaGraphMemAttrUsedMemHigh = 0x1,
+  cudaGraphMemAttrReservedMemCurrent = 0x2,
+  cudaGraphMemAttrReservedMemHigh = 0x3,
 };
 
 enum cudaComputeMode : int {
@@ -602,6 +631,71 @@ struct cudaMemAllocNodeParams {
   void* dptr;
 };
 
+/// Graph conditional nodes (CUDA 12.4 on): a handle's value, set by the default at each launch
+/// (cudaGraphCondAssignDefault) or by cudaGraphSetConditional in a kernel, picks the body graphs
+/// that run: IF runs body 0 when non-zero (body 1, if there is one, when zero), WHILE runs body 0
+/// as long as it is non-zero, SWITCH runs body n when it is n.
+using cudaGraphConditionalHandle = unsigned long long;
+enum cudaGraphConditionalHandleFlags : int {
+  cudaGraphCondAssignDefault = 1,
+};
+enum cudaGraphConditionalNodeType : int {
+  cudaGraphCondTypeIf = 0,
+  cudaGraphCondTypeWhile = 1,
+  cudaGraphCondTypeSwitch = 2,
+};
+struct cudaConditionalNodeParams {
+  cudaGraphConditionalHandle handle;
+  cudaGraphConditionalNodeType type;
+  unsigned size;             ///< 1 for WHILE, 1 or 2 for IF, any number from 1 for SWITCH
+  cudaGraph_t* phGraph_out;  ///< set by cudaGraphAddNode: the node's `size` body graphs, owned by it
+};
+
+// The parameters of cudaGraphAddNode, one member per node type (the types the simulator adds
+// that way: kernel, memcpy, memset, host, empty, allocation, free and conditional nodes).
+#pragma push_macro("gridDim")
+#pragma push_macro("blockDim")
+#undef gridDim
+#undef blockDim
+struct cudaKernelNodeParamsV2 {
+  void* func;
+  dim3 gridDim;
+  dim3 blockDim;
+  unsigned sharedMemBytes;
+  void** kernelParams;
+  void** extra;
+  dim3& cusim_grid_dim_() noexcept { return gridDim; }
+  dim3& cusim_block_dim_() noexcept { return blockDim; }
+};
+#pragma pop_macro("blockDim")
+#pragma pop_macro("gridDim")
+struct cudaMemcpyNodeParams {
+  int flags;
+  int reserved[3];
+  cudaMemcpy3DParms copyParams;
+};
+using cudaMemsetParamsV2 = cudaMemsetParams;
+using cudaHostNodeParamsV2 = cudaHostNodeParams;
+using cudaMemAllocNodeParamsV2 = cudaMemAllocNodeParams;
+struct cudaMemFreeNodeParams {
+  void* dptr;
+};
+struct cudaGraphNodeParams {
+  cudaGraphNodeType type;
+  int reserved0[3];
+  union {
+    long long reserved1[29];
+    cudaKernelNodeParamsV2 kernel;
+    cudaMemcpyNodeParams memcpy;
+    cudaMemsetParamsV2 memset;
+    cudaHostNodeParamsV2 host;
+    cudaMemAllocNodeParamsV2 alloc;
+    cudaMemFreeNodeParams free;
+    cudaConditionalNodeParams conditional;
+  };
+  long long reserved2;
+};
+
 #ifndef CU_UUID_HAS_BEEN_DEFINED
 #  define CU_UUID_HAS_BEEN_DEFINED
 struct CUuuid_st {
@@ -712,4 +806,7 @@ struct cudaDeviceProp {
   int deviceOverlap;
   int kernelExecTimeoutEnabled;
   int computeMode;
+  int maxTexture1DLinear;
+  int singleToDoublePrecisionPerfRatio;
+  int cooperativeMultiDeviceLaunch;
 };
