@@ -39,6 +39,9 @@ if(CMAKE_SCRIPT_MODE_FILE)
   if(NOT EXISTS ${TOOLKIT_DIR}/include/cusim)
     file(CREATE_LINK ${SOURCE_DIR}/include/cusim ${TOOLKIT_DIR}/include/cusim SYMBOLIC)
   endif()
+  # Thrust's headers with cusim's configuration (cmake/cusim_cccl.cmake).
+  include(${SOURCE_DIR}/cmake/cusim_cccl.cmake)
+  cusim_cccl_layout(${SOURCE_DIR} ${TOOLKIT_DIR} "${THRUST_DIR}")
   # A header removed from include/cuda leaves a dangling link: remove it.
   file(GLOB links ${TOOLKIT_DIR}/include/*.h ${TOOLKIT_DIR}/include/*.hpp)
   foreach(l IN LISTS links)
@@ -57,8 +60,10 @@ set(CUSIM_TOOLKIT_DIR ${PROJECT_BINARY_DIR}/cuda CACHE INTERNAL "The CUDA toolki
 set(_tk ${CUSIM_TOOLKIT_DIR})
 file(MAKE_DIRECTORY ${_tk}/bin ${_tk}/include ${_tk}/lib64 ${_tk}/nvvm/libdevice ${_tk}/share/cusim-nvcc)
 
+include(cusim_cccl)
 add_custom_target(cusim_toolkit_files ALL
   COMMAND ${CMAKE_COMMAND} -DSOURCE_DIR=${PROJECT_SOURCE_DIR} -DTOOLKIT_DIR=${_tk}
+          -DTHRUST_DIR=${CUSIM_THRUST_INCLUDE_DIR}
           -P ${CMAKE_CURRENT_LIST_FILE}
   COMMENT "Laying out the CUDA toolkit in ${_tk}"
   VERBATIM)

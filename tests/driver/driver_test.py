@@ -357,6 +357,33 @@ class Cases:
                 raise Failure(f"a false assert ({' then '.join(order)}) did not fail as the C library's: "
                               f"exit {p.returncode}, stderr {p.stderr!r}")
 
+    def thrust_headers(self):
+        """<thrust/...> is the toolkit layout's thrust/ (cmake/cusim_cccl.cmake), never a copy on the
+        system path (Debian's /usr/include/thrust, NVIDIA's CCCL), with cusim's configuration: the CPP
+        device system, device_vector's memory from cudaMalloc."""
+        if not os.path.isdir(os.path.join(self.toolkit, "include", "thrust")):
+            print("skipped: the toolkit layout has no thrust/ (Debian's libthrust-dev is not installed)")
+            return SKIP
+        write(os.path.join(self.work, "t.cu"),
+              "#include <thrust/device_vector.h>\n#include <thrust/sort.h>\n"
+              "#include <thrust/execution_policy.h>\n#include <type_traits>\n"
+              "static_assert(THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_CPP);\n"
+              "static_assert(std::is_same_v<thrust::device_memory_resource,\n"
+              "              thrust::system::cpp::detail::cusim_cuda_resource<\n"
+              "                  thrust::system::cpp::detail::cusim_malloc, cudaFree, thrust::cpp::pointer<void>>>);\n"
+              "int main() { thrust::device_vector<int> v(4, 1); return thrust::reduce(thrust::cuda::par, v.begin(), v.end()) - 4; }\n")
+        p = self.nv("-M", "t.cu")
+        deps = [d for d in p.stdout.replace("\\\n", " ").split()[1:]]
+        inc = os.path.join(os.path.abspath(self.toolkit), "include") + os.sep
+        for h in ("thrust/device_vector.h", "thrust/sort.h", "thrust/detail/config/device_system.h",
+                  "thrust/system/cpp/memory_resource.h"):
+            expect_in(inc + h, deps, "the dependencies")
+        stray = [d for d in deps if "thrust/" in d and not os.path.abspath(d).startswith(inc)]
+        if stray:
+            raise Failure(f"thrust headers from outside the toolkit layout: {stray[:5]}")
+        self.nv("-O1", "t.cu", "-o", "t")
+        run([os.path.join(self.work, "t")], self.work)
+
     def shared_runtime(self):
         """-cudart shared: the simulator as a shared library, TLS reads from the program included."""
         prog = os.path.join(self.work, "shared_app")
