@@ -88,7 +88,8 @@ endif()
 set(_static_script "/* cusim: the CUDA runtime is the cusim simulator, linked statically with what it needs. */
 GROUP ( libcusim_simulator.a${_backtrace} AS_NEEDED ( ${_deps} -lstdc++ -lm ) )
 ")
-foreach(lib libcudart.so libcudart_static.a libcuda.so)
+# libcurand.so and libcurand_static.a too: cuRAND's host API is the simulator's (curand_generators.cpp).
+foreach(lib libcudart.so libcudart_static.a libcuda.so libcurand.so libcurand_static.a)
   file(GENERATE OUTPUT ${_tk}/lib64/${lib} CONTENT "${_static_script}")
 endforeach()
 
@@ -118,6 +119,7 @@ else()
 endif()
 install(TARGETS cusim_cudart LIBRARY DESTINATION ${_inst}/lib64)
 install(FILES ${_tk}/lib64/libcudart.so ${_tk}/lib64/libcudart_static.a ${_tk}/lib64/libcuda.so
+              ${_tk}/lib64/libcurand.so ${_tk}/lib64/libcurand_static.a
               ${_tk}/lib64/libcusim_simulator.a
               ${_tk}/lib64/libcudadevrt.a
         DESTINATION ${_inst}/lib64)
