@@ -96,6 +96,14 @@ TEST_CASE("versions, device flags, limits, peers and stream priorities are repor
   int can = -1;
   CHECK(cudaDeviceCanAccessPeer(&can, 0, 0) == cudaSuccess);
   CHECK(can == 0);
+  // A link needs two devices: a device with itself, or with one that does not exist, is none.
+  int devices = 0, link = -1;
+  CHECK(cudaGetDeviceCount(&devices) == cudaSuccess);
+  CHECK(cudaDeviceGetP2PAttribute(&link, cudaDevP2PAttrAccessSupported, 0, 0) == cudaErrorInvalidDevice);
+  CHECK(cudaDeviceGetP2PAttribute(&link, cudaDevP2PAttrPerformanceRank, 0, devices) == cudaErrorInvalidDevice);
+  CHECK(cudaDeviceGetP2PAttribute(&link, cudaDevP2PAttrNativeAtomicSupported, devices, 0) == cudaErrorInvalidDevice);
+  CHECK(link == -1);
+  CHECK(cudaGetLastError() == cudaErrorInvalidDevice);
   int least = 1, greatest = 1;
   CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest) == cudaSuccess);
   CHECK(least == 0);
