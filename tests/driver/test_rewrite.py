@@ -42,13 +42,14 @@ TAG = rewrite._Rewriter([], "t.cu").tag
 
 
 class Rewrite(unittest.TestCase):
-    def check(self, src, expected, registrations=False):
-        """`registrations`: compare the kernels' registrations too (else they are left out)."""
+    def check(self, src, expected, registrations=False, lines=0):
+        """`registrations`: compare the kernels' registrations too (else they are left out);
+        `lines`: how many lines the rewrite adds (#line-mapped ones)."""
         out = rewrite.rewrite(src, "t.cu", phases=False)
         if not registrations:
             out = re.sub(r" \[\[maybe_unused\]\] static const bool cusim_kernel_registered_[^\n]*?\}\);", "", out)
         self.assertEqual(out, expected)
-        self.assertEqual(out.count("\n"), src.count("\n"), "the line count changed")
+        self.assertEqual(out.count("\n"), src.count("\n") + lines, "the line count changed")
 
     # -- kernels registered for launches by address
     def test_a_kernel_definition_is_registered_after_its_body_on_the_same_line(self):
@@ -188,16 +189,69 @@ class Rewrite(unittest.TestCase):
         self.check("namespace n { template <class T, int N> __global__ void k() { __shared__ T s[N]; } }\n",
                    "namespace n { template <class T, int N> __global__ void k() { " + shared(1, "s", "T[N]") + " } }\n")
 
-    # -- refusals
-    def test_shared_at_namespace_scope_is_refused(self):
-        self.refuse("int a;\n__shared__ float s[4];\n",
-                    "t.cu:2: cusim nvcc: cannot rewrite the __shared__ declaration: a __shared__ variable outside "
-                    "a function body (namespace or class scope) has no rewrite; declare it inside the kernel")
+    # -- __shared__ at namespace scope: an object binding the block's variable, bound again at the
+    # top of each device function naming it (on lines of their own, mapped back by #line)
+    def bind(self, line, text, column):
+        return f"\n{text}\n#line {line} \"t.cu\"\n" + " " * column
 
+    def test_a_namespace_scope_array_is_an_object_bound_by_the_device_functions_naming_it(self):
+        decl = ("[[maybe_unused]] static const ::cusim::detail::namespace_shared<float[64]> tile{" + KEY + "}; "
+                f"[[maybe_unused]] static const bool cusim_shared_{TAG}_1_named = "
+                "::cusim::detail::name_array(\"tile\", ::cusim::memory_space::shared);")
+        self.check("__shared__ float tile[64];\n"
+                   "__device__ void put(int i) { tile[i] = 1; }\n"
+                   "__host__ __device__ float get(int i) { return tile[i]; }\n"
+                   "__device__ float other(int tile) { return tile; }\n",
+                   decl + "\n"
+                   "__device__ void put(int i) {" + self.bind(2, "auto& tile = ::tile.get();", 28) + " tile[i] = 1; }\n"
+                   "__host__ __device__ float get(int i) { return tile[i]; }\n"
+                   "__device__ float other(int tile) { return tile; }\n", lines=3)
+
+    def test_namespaces_qualify_the_binding_and_a_qualified_use_names_the_bound_variable(self):
+        src = ("namespace a { namespace {\n__shared__ int n;\nextern __shared__ float dyn[];\n} }\n"
+               "__global__ void k() { a::n = 1; dyn2(); }\n"
+               "namespace a { __global__ void j() { auto l = [=] { return dyn[0]; }; } }\n")
+        out = rewrite.rewrite(src, "t.cu", phases=False)
+        self.assertIn("static const ::cusim::detail::namespace_shared<int> n{" + KEY + "};", out)
+        self.assertIn("static constexpr ::cusim::detail::namespace_dynamic_shared<float> dyn{};", out)
+        self.assertIn("__global__ void k() {\nauto& n = ::a::n.get();\n#line 5 \"t.cu\"\n" + " " * 21 +
+                      "    n = 1; dyn2(); }", out)
+        bind = "float* const dyn = ::cusim::detail::dynamic_shared_pointer<float>();"
+        self.assertIn("void j() {\n" + bind + "\n#line 6", out)
+        self.assertIn("[=] {\n" + bind + "\n#line 6", out)  # a lambda binds it too: nothing captured
+
+    def test_a_macro_naming_a_namespace_scope_variable_binds_it_where_it_is_used(self):
+        out = rewrite.rewrite("__shared__ int s[2];\n#define AT(i) s[i]\n#define TWICE(i) AT(i) + AT(i)\n"
+                              "__device__ int f() { return TWICE(0); }\n__device__ int g() { return 0; }\n",
+                              "t.cu", phases=False)
+        self.assertIn("int f() {\nauto& s = ::s.get();\n", out)
+        self.assertNotIn("int g() {\n", out)
+
+    # -- __shared__ in #define bodies (cuda-samples' cudasharedmem.h), the continued lines kept
+    def test_extern_shared_in_a_macro_is_rewritten_in_place(self):
+        src = ("#define BUILD(t, n) \\\n  template <> struct S<t> { \\\n"
+               "    __device__ t& operator[](int i) { extern __shared__ t n[]; return n[i]; } \\\n  }\n"
+               "BUILD(float, s_float);\n")
+        self.check(src, src.replace("extern __shared__ t n[];",
+                                    "t* const n = ::cusim::detail::dynamic_shared_pointer<t>();"))
+
+    def test_a_fixed_size_shared_in_a_macro_has_a_key_per_expansion(self):
+        key = "cusim_shared_key_1_ ## name"
+        self.check("#define SCRATCH(type, name) __shared__ type \\\n  name[8]\n",
+                   f"#define SCRATCH(type, name) static constexpr char {key} = 0; auto& name = "
+                   f"::cusim::detail::shared_variable<type[8]>(&{key}, {KEY}); [[maybe_unused]] static const bool "
+                   f"{key} ## _named = ::cusim::detail::name_array(#name, ::cusim::memory_space::shared);\\\n\n")
+
+    # -- refusals
     def test_shared_in_a_class_is_refused(self):
         self.refuse("struct S {\n  __shared__ int x;\n};\n",
-                    "t.cu:2: cusim nvcc: cannot rewrite the __shared__ declaration: a __shared__ variable outside "
-                    "a function body (namespace or class scope) has no rewrite; declare it inside the kernel")
+                    "t.cu:2: cusim nvcc: cannot rewrite the __shared__ declaration: a __shared__ variable at class "
+                    "scope has no rewrite (CUDA allows none)")
+
+    def test_a_macro_declaring_shared_used_outside_functions_is_refused(self):
+        self.refuse("#define SMEM __shared__ float s[4];\nSMEM\n",
+                    "t.cu:2: cusim nvcc: cannot rewrite the __shared__ declaration: macro 'SMEM', whose definition "
+                    "declares a __shared__ variable, is used outside a function body")
 
     def test_an_initializer_is_refused(self):
         self.refuse("void k() {\n  __shared__ int x = 0;\n}\n",
@@ -219,9 +273,6 @@ class Rewrite(unittest.TestCase):
                     "t.cu:2: cusim nvcc: cannot rewrite the kernel launch <<<...>>>: no >>> closes the launch "
                     "configuration")
 
-    def test_shared_in_a_macro_is_refused(self):
-        self.refuse("#define SMEM __shared__ float s[4]\n",
-                    "t.cu:1: cusim nvcc: cannot rewrite the __shared__ declaration: it is inside a macro definition")
 
     def test_an_unterminated_comment_is_refused(self):
         self.refuse("void k() {\n/* __shared__\n", "t.cu:2: cusim nvcc: cannot rewrite the file: unterminated comment")
@@ -401,7 +452,7 @@ class PhaseCopy(unittest.TestCase):
             self.assertEqual(self.copy_of(src, "Debug"), head + self.API)
             self.assertEqual(self.copy_of(src, ""), head + self.API)
             self.assertEqual(self.copy_of(src, "Release", ["-O0", "-g"]), head + self.API)
-            bad = self.API.replace("__global__", "#define S __shared__ float x[2];\n__global__")
+            bad = self.API.replace("__global__", "struct S { __shared__ float x[2]; };\n__global__")
             with open(src, "w") as f:
                 f.write(bad)
             with self.assertRaises(rewrite.RewriteError):

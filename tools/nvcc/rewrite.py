@@ -132,11 +132,13 @@ def registration(name, n, line, tag):
             f"::cusim::detail::register_kernel_probe([](auto cusim_t_) -> decltype({probe}) {{ return {probe}; }});")
 
 
-def array_name_registration(variable, name, space):
+def array_name_registration(variable, name, space, label=None):
     """A static `variable` whose initialisation tells the runtime that arrays named `name` live
-    in memory space `space` (shared, constant, global), for the bounds faults' reports."""
+    in memory space `space` (shared, constant, global), for the bounds faults' reports. `label`:
+    the string literal naming it, if not "name" (`#n` in a macro whose parameter n names it)."""
+    label = label or f'"{name}"'
     return (f"[[maybe_unused]] static const bool {variable} = "
-            f"::cusim::detail::name_array(\"{name}\", ::cusim::memory_space::{space});")
+            f"::cusim::detail::name_array({label}, ::cusim::memory_space::{space});")
 
 
 class _Rewriter(Cursor):
@@ -153,6 +155,14 @@ class _Rewriter(Cursor):
         self.functions = []  # (name, body {, body }, parameters (parameters()), whether __global__) of every function
         self.out = [tok.text for tok in tokens]  # replacement text per token
         self.keys = 0
+        # Namespace-scope __shared__ variables declared so far: name -> what binds the block's
+        # variable at the top of a device function naming it (inject_shared).
+        self.ns_shared = {}
+        self.ns_paths = {}  # name -> the names of the namespaces it is declared in
+        self.macro_shared = {}  # macro -> the namespace-scope __shared__ names its body uses
+        self.toplevel_shared_macros = set()  # macros whose body declares __shared__ outside braces
+        self.macro_params = None  # in a #define body's rewriter: the macro's parameters
+        self.floor = -1  # in a #define body's rewriter: the last token before the macro's body
         self.registrations = 0  # kernels and arrays registered so far (their variables' names)
         # In those names too, since one translation unit may include several rewritten headers.
         self.tag = hashlib.blake2s(path.encode("utf-8", "surrogateescape"), digest_size=4).hexdigest()
@@ -274,7 +284,7 @@ class _Rewriter(Cursor):
         """The first token of the declaration holding the __shared__ at i, or -1."""
         j = self.prev_sig(i)
         start = i
-        while j >= 0:
+        while j > self.floor:
             tok = self.t[j]
             if tok.kind == "id" and tok.text in _DECL_SPECIFIERS:
                 start = j
@@ -303,12 +313,16 @@ class _Rewriter(Cursor):
                     j = self.prev_sig(head)
                     continue
             break
-        if j < 0 or (self.t[j].kind == "punct" and self.t[j].text in (";", "{", "}", ":")) or \
+        if j <= self.floor or (self.t[j].kind == "punct" and self.t[j].text in (";", "{", "}", ":")) or \
                 self.t[j].kind == "pp":
             return start
         return -1
 
-    def rewrite_shared(self, i, in_function):
+    def rewrite_shared(self, i, in_function, namespace=None):
+        """i is a __shared__: its declaration becomes the binding of the block's variable (in a
+        function), or (at namespace scope: `namespace` is the enclosing namespaces' names, None at
+        class scope) an object that binds it, which the device functions naming it bind at their
+        top (inject_shared). Returns the index of the declaration's ;."""
         construct = "the __shared__ declaration"
         start = self.statement_start(i)
         if start < 0:
@@ -329,6 +343,8 @@ class _Rewriter(Cursor):
                     end = j
                     break
             j += 1
+        if end < 0 and self.macro_params is not None and j == len(self.t):
+            end = j  # `#define DECLARE(n) __shared__ float n[4]`: its use supplies the ;
         if end < 0:
             self.fail(i, construct, "no ';' ends it")
         sig = [k for k in range(start, end) if self.t[k].kind not in TRIVIA]
@@ -338,9 +354,8 @@ class _Rewriter(Cursor):
         words = [self.t[k].text for k in sig]
         if "cusim" in words[:words.index("__shared__") + 3] and "shared_array" in words:
             return end  # cusim's own checked form: `__shared__ cusim::shared_array<T, N> s;`
-        if not in_function:
-            self.fail(i, construct, "a __shared__ variable outside a function body (namespace or class "
-                      "scope) has no rewrite; declare it inside the kernel")
+        if not in_function and namespace is None:
+            self.fail(i, construct, "a __shared__ variable at class scope has no rewrite (CUDA allows none)")
         # Specifiers: drop storage words, keep cv, take the alignment.
         extern = False
         align = None
@@ -373,23 +388,45 @@ class _Rewriter(Cursor):
             if decl_align is not None:
                 align = decl_align
             full_type = " ".join(cv + [base]) + ptr
+            qualified = "".join(f"::{n}" for n in namespace or [] if n) + f"::{name}"
             if extern:
                 if len(dims) != 1 or dims[0] != "[]":
                     self.fail(i, construct, "an extern __shared__ array is declared as `extern __shared__ T name[];`")
-                pieces.append(f"{full_type}* const {name} = ::cusim::detail::dynamic_shared_pointer<{full_type}>();")
+                bind = f"{full_type}* const {name} = ::cusim::detail::dynamic_shared_pointer<{full_type}>();"
+                if in_function:
+                    pieces.append(bind)
+                else:
+                    pieces.append(f"[[maybe_unused]] static constexpr ::cusim::detail::namespace_dynamic_shared<"
+                                  f"{full_type}> {name}{{}};")
+                    self.ns_shared[name] = bind
+                    self.ns_paths[name] = [n for n in namespace if n]
                 continue
             if any(d == "[]" for d in dims):
                 self.fail(i, construct, f"'{name}' has an array bound missing (only extern __shared__ arrays may)")
             self.keys += 1
             key = f"cusim_shared_key_{self.keys}"
+            named = f"{key}_named"
+            label = f'"{name}"'
+            if self.macro_params is not None:  # one key per expansion: the name is part of it
+                key = f"{key}_ ## {name}"
+                named = f"{key} ## _named"
+                if name in self.macro_params:
+                    label = f"#{name}"
             targs = full_type + "".join(dims)
             if align is not None:
                 targs += f", {align}"
-            pieces.append(f"static constexpr char {key} = 0; auto& {name} = ::cusim::detail::shared_variable<{targs}>("
-                          f"&{key}, ::cusim::detail::source_location::current());")
+            if in_function:
+                pieces.append(f"static constexpr char {key} = 0; auto& {name} = ::cusim::detail::shared_variable<{targs}>("
+                              f"&{key}, ::cusim::detail::source_location::current());")
+            else:
+                named = f"cusim_shared_{self.tag}_{self.keys}_named"
+                pieces.append(f"[[maybe_unused]] static const ::cusim::detail::namespace_shared<{targs}> {name}"
+                              f"{{::cusim::detail::source_location::current()}};")
+                self.ns_shared[name] = f"auto& {name} = {qualified}.get();"
+                self.ns_paths[name] = [n for n in namespace if n]
             if dims:  # a bounds fault on it names shared memory (array_bounds.cpp)
-                pieces.append(array_name_registration(f"{key}_named", name, "shared"))
-        self.replace_span(start, end, " ".join(pieces))
+                pieces.append(array_name_registration(named, name, "shared", label))
+        self.replace_span(start, min(end, len(self.t) - 1), " ".join(pieces))
         return end
 
     def take_alignment(self, sig, k, construct):
@@ -499,18 +536,20 @@ class _Rewriter(Cursor):
         return "".join(parts).strip()
 
     def replace_span(self, a, b, text):
-        """Tokens a..b become text on a's line, followed by as many newlines as the span held."""
+        """Tokens a..b become text on a's line, followed by as many newlines as the span held
+        (continued lines in a #define body)."""
         newlines = sum(self.t[m].text.count("\n") for m in range(a, b + 1))
         for m in range(a, b + 1):
             self.out[m] = ""
-        self.out[a] = text + "\n" * newlines
+        self.out[a] = text + ("\\\n" if self.macro_params is not None else "\n") * newlines
 
     # -- the walk
     def run(self):
         # Per open brace: "f" inside a function (or lambda) body, "ns" a namespace or extern "C"
         # block, "other" a class body or an initializer.
-        # Each scope is (what, kind): kind is the function's ("device", "hd" or "host", see
-        # function_kind; a lambda's is its enclosing function's), None outside functions.
+        # Each scope is (what, kind, names): kind is the function's ("device", "hd" or "host", see
+        # function_kind; a lambda's is its enclosing function's), None outside functions; names
+        # a namespace's (namespace_names), None for the others.
         scopes = []
         i = 0
         n = len(self.t)
@@ -529,16 +568,26 @@ class _Rewriter(Cursor):
                         close = self.match_forward(i)
                         if kind != "host" and close > 0:
                             self.device_bodies.append((i, close, kind))
-                    scopes.append(("f", kind))
+                        if kind == "device" and self.ns_shared:
+                            self.inject_shared(i, True)
+                    elif kind == "device" and self.ns_shared and self.opens_lambda(i):
+                        self.inject_shared(i, False)
+                    scopes.append(("f", kind, None))
+                elif self.opens_namespace(i):
+                    scopes.append(("ns", None, self.namespace_names(i)))
                 else:
-                    scopes.append(("ns" if self.opens_namespace(i) else "other", kind if in_function else None))
+                    scopes.append(("other", kind if in_function else None, None))
             elif tok.kind == "punct" and tok.text == "}":
                 if scopes:
                     scopes.pop()
             elif tok.kind == "id" and tok.text == "__CUDA_ARCH__" and in_function and kind != "host":
                 self.out[i] = str(self.cuda_arch)
             elif tok.kind == "id" and tok.text == "__shared__":
-                i = self.rewrite_shared(i, in_function)
+                at_namespace = all(s[0] == "ns" for s in scopes)
+                i = self.rewrite_shared(i, in_function, [n for s in scopes for n in s[2]] if at_namespace else None)
+            elif tok.kind == "id" and tok.text in self.toplevel_shared_macros and not in_function:
+                self.fail(i, "the __shared__ declaration", f"macro '{tok.text}', whose definition declares a "
+                          "__shared__ variable, is used outside a function body")
             elif tok.kind == "id" and tok.text in ("__constant__", "__device__") and all(s[0] == "ns" for s in scopes):
                 i = self.name_global_arrays(i, "constant" if tok.text == "__constant__" else "global")
             elif self.adjacent(i, 3, "<"):
@@ -1275,6 +1324,87 @@ class _Rewriter(Cursor):
                                for k, name in enumerate(names))
         return j
 
+    def namespace_names(self, i):
+        """The names the namespace opening with the { at i adds to the enclosing ones' (`a::b`:
+        two; an anonymous namespace or an extern "C" block: none)."""
+        start = self.declaration_start(i)
+        words = [self.t[k] for k in range(max(start, 0), i) if self.t[k].kind not in TRIVIA]
+        at = next((n for n, w in enumerate(words) if w.kind == "id" and w.text == "namespace"), None)
+        if at is None:
+            return []
+        return [w.text for w in words[at + 1:] if w.kind == "id" and w.text != "inline"]
+
+    def opens_lambda(self, i):
+        """Whether the { at i (in a function) opens a lambda's body: `] {`, `](params) {`, with
+        `mutable`, `constexpr` or `noexcept` between."""
+        j = self.prev_sig(i)
+        while j >= 0 and self.t[j].kind == "id" and self.t[j].text in ("mutable", "constexpr", "noexcept", "__device__",
+                                                                      "__host__"):
+            j = self.prev_sig(j)
+        if j >= 0 and self.is_punct(j, ")"):
+            j = self.prev_sig(self.match_backward(j)) if self.match_backward(j) >= 0 else -1
+        return j >= 0 and self.is_punct(j, "]")
+
+    def inject_shared(self, i, function):
+        """i is the { of a device function's body (`function`) or of a lambda's in one: when the body
+        names namespace-scope __shared__ variables of this file (or macros that do), each is bound
+        at its top (`auto& name = ::ns::name.get();`, `ns::name` there naming it too), so that it is the block's
+        variable, bounds checked per axis, and a lambda captures nothing."""
+        close = self.match_forward(i)
+        if close < 0:
+            return
+        skip = set()
+        if function:
+            name, paren = self.function_name(self.declaration_start(i), i)
+            if paren >= 0:
+                skip = set(self.parameters(paren))  # a parameter of that name hides it
+        used = []
+        for k in range(i + 1, close):
+            tok = self.t[k]
+            if tok.kind != "id":
+                continue
+            names = [tok.text] if tok.text in self.ns_shared else sorted(self.macro_shared.get(tok.text, ()))
+            if not names:
+                continue
+            p = self.prev_sig(k)
+            if p >= 0 and self.t[p].kind == "punct" and self.t[p].text in (".", "->"):
+                continue  # a member
+            if p >= 0 and self.is_punct(p, "::"):
+                qualifier = self.shared_qualifier(p, tok.text)
+                if qualifier is None or tok.text in skip:
+                    continue  # another name, or one hidden by a parameter: the object itself
+                for m in qualifier:
+                    self.out[m] = " " * len(self.t[m].text)  # `ns::name`: the bound name, columns kept
+            used += [n for n in names if n not in used and n not in skip]
+        if used:  # on lines of their own, so that the {'s line keeps its columns (bounds reports)
+            self.out[i] += ("\n" + " ".join(self.ns_shared[n] for n in used) + "\n" +
+                            line_directive(self.t[i].line, self.path) + " " * self.column_after(i))
+
+    def shared_qualifier(self, p, name):
+        """p is the :: before namespace-scope __shared__ variable `name`: the tokens of its
+        qualifier (`a::b::`, `::a::`) when it names the variable's namespace, else None."""
+        if name not in self.ns_shared:
+            return None
+        path = self.ns_paths[name]
+        tokens = [p]
+        names = []
+        leading = True  # `::name`, `::a::name`
+        j = self.prev_sig(p)
+        while j >= 0 and self.t[j].kind == "id":
+            names.insert(0, self.t[j].text)
+            tokens.append(j)
+            q = self.prev_sig(j)
+            if q < 0 or not self.is_punct(q, "::"):
+                leading = False
+                if q >= 0 and self.t[q].kind == "punct" and self.t[q].text in (".", "->"):
+                    return None  # a member's qualified name
+                break
+            tokens.append(q)
+            j = self.prev_sig(q)
+        if names != path[len(path) - len(names):] or leading and names != path:
+            return None
+        return tokens
+
     def opens_function(self, i):
         """Whether the { at i (outside any function) opens a function or lambda body."""
         j = self.prev_sig(i)
@@ -1308,11 +1438,15 @@ class _Rewriter(Cursor):
         return saw_paren
 
     def rewrite_directive(self, i):
+        """A #define body: its launches and __shared__ declarations are rewritten in place (on the
+        directive's continued lines), and the namespace-scope __shared__ variables it names are
+        noted, so that a device function using the macro binds them (inject_shared)."""
         text = self.t[i].text
         m = re.match(r"#\s*define\b", text)
         if not m:
             return
-        if "<<<" not in text and "__shared__" not in text:
+        uses = bool(self.ns_shared or self.macro_shared)
+        if "<<<" not in text and "__shared__" not in text and not uses:
             return
         body = tokenize(text[1:], self.path)
         for tok in body:
@@ -1321,19 +1455,54 @@ class _Rewriter(Cursor):
         # Skip `define NAME` or `define NAME(params)`.
         k = sub.next_sig(-1)
         k = sub.next_sig(k)
-        if k < len(body) and k + 1 < len(body) and sub.is_punct(k + 1, "("):
-            k = sub.match_forward(k + 1)
-        for m2 in range(k + 1, len(body)):
-            if body[m2].kind == "id" and body[m2].text == "__shared__":
-                sub.fail(m2, "the __shared__ declaration", "it is inside a macro definition")
-        i2 = k + 1
-        while i2 < len(body):
-            if sub.adjacent(i2, 3, "<"):
-                sub.rewrite_launch(i2, len(body), True)
-                i2 += 2
-            i2 += 1
+        if k >= len(body) or body[k].kind != "id":
+            return
+        macro = body[k].text
+        params = set()
+        if k + 1 < len(body) and sub.is_punct(k + 1, "("):
+            close = sub.match_forward(k + 1)
+            if close < 0:
+                return
+            params = {body[m2].text for m2 in range(k + 2, close) if body[m2].kind == "id"}
+            k = close
+        if uses:
+            names = set()
+            for m2 in range(k + 1, len(body)):
+                if body[m2].kind != "id" or body[m2].text in params:
+                    continue
+                p = sub.prev_sig(m2)
+                if p >= 0 and body[p].kind == "punct" and body[p].text in (".", "->", "::"):
+                    continue
+                if body[m2].text in self.ns_shared:
+                    names.add(body[m2].text)
+                names |= self.macro_shared.get(body[m2].text, set())
+            if names:
+                self.macro_shared[macro] = names
+        if "<<<" not in text and "__shared__" not in text:
+            return
+        sub.macro_params = params
+        sub.floor = k
+        sub.keys = self.keys
+        depth = 0
+        m2 = k + 1
+        while m2 < len(body):
+            tok = body[m2]
+            if tok.kind == "punct" and tok.text == "{":
+                depth += 1
+            elif tok.kind == "punct" and tok.text == "}":
+                depth -= 1
+            elif tok.kind == "id" and tok.text == "__shared__":
+                # In braces: a function's (a class may hold no __shared__). Outside them, where
+                # the macro is used decides: it must be in a function (the walk checks).
+                if depth <= 0:
+                    self.toplevel_shared_macros.add(macro)
+                m2 = sub.rewrite_shared(m2, True)
+            elif sub.adjacent(m2, 3, "<"):
+                sub.rewrite_launch(m2, len(body), True)
+                m2 += 2
+            m2 += 1
+        self.keys = sub.keys
         self.out[i] = "#" + "".join(sub.out)
-
 
 def rewrite(src, path="<input>", phases=True, cuda_arch=DEFAULT_CUDA_ARCH):
     """The rewritten text of src; raises RewriteError. The same number of lines without

@@ -197,6 +197,37 @@ T& shared_variable(const void* key, source_location site) {
   return *static_cast<std::remove_reference_t<T>*>(bind_shared(key, site, sizeof(T), align));
 }
 
+/// A `__shared__ T name;` at namespace scope: one variable per block, as in a function, bound on
+/// first use with this object as its key, so that every function of a block sees the same one.
+/// The driver declares `name` as this object and puts `auto& name = ::ns::name.get();` at the top
+/// of each device function of the file that names it (bounds checked per axis as a function's
+/// array); a use it does not see (another file, a qualified name) goes through the object itself:
+/// `name[i]`, the conversion to `T&` (an array decays to a pointer), `&name`, `name = v`.
+template <class T, std::size_t Align = 0>
+class namespace_shared {
+ public:
+  constexpr explicit namespace_shared(source_location site) noexcept : site_(site) {}
+  namespace_shared(const namespace_shared&) = delete;
+  namespace_shared& operator=(const namespace_shared&) = delete;
+
+  T& get() const { return shared_variable<T, Align>(this, site_); }
+  operator T&() const { return get(); }
+  auto* operator&() const { return &get(); }
+  template <class I>
+    requires std::is_array_v<T>
+  decltype(auto) operator[](I i) const {
+    return get()[i];
+  }
+  template <class U>
+    requires(!std::is_array_v<T>)
+  T& operator=(U&& value) const {
+    return get() = std::forward<U>(value);
+  }
+
+ private:
+  source_location site_;
+};
+
 /// `extern __shared__ T name[];`: the launch's dynamic shared memory (16-byte aligned).
 template <class T>
 T* dynamic_shared_pointer() {
@@ -205,5 +236,18 @@ T* dynamic_shared_pointer() {
   std::size_t bytes = 0;
   return static_cast<T*>(dynamic_shared_memory(&bytes));
 }
+
+/// `extern __shared__ T name[];` at namespace scope: the launch's dynamic shared memory, as
+/// dynamic_shared_pointer; the driver puts `T* const name = dynamic_shared_pointer<T>();` at the
+/// top of each device function of the file that names it, other uses go through this object.
+template <class T>
+struct namespace_dynamic_shared {
+  T* get() const { return dynamic_shared_pointer<T>(); }
+  operator T*() const { return get(); }
+  template <class I>
+  T& operator[](I i) const {
+    return get()[i];
+  }
+};
 
 }  // namespace cusim::detail

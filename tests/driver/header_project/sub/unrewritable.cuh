@@ -1,2 +1,2 @@
 #pragma once
-__shared__ float at_namespace_scope[4];
+struct at_class_scope { __shared__ float s[4]; };
