@@ -109,6 +109,15 @@ const char* cudaGetErrorName(cudaError_t error);
 cudaError_t cudaGetDeviceCount(int* count);
 cudaError_t cudaGetDevice(int* device);
 cudaError_t cudaSetDevice(int device);
+// CUDA 12's deprecated spellings (simulator/runtime_device.cpp), warning as CUDA 12's headers did.
+#if defined(CUDA_ENABLE_DEPRECATED)
+#  define CUSIM_C_DEPRECATED_
+#else
+#  define CUSIM_C_DEPRECATED_ __attribute__((deprecated))
+#endif
+CUSIM_C_DEPRECATED_ cudaError_t cudaThreadExit(void);
+CUSIM_C_DEPRECATED_ cudaError_t cudaThreadSynchronize(void);
+#undef CUSIM_C_DEPRECATED_
 
 cudaError_t cudaStreamCreate(cudaStream_t* pStream);
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t* pStream, unsigned int flags);

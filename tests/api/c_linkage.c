@@ -16,6 +16,7 @@ cudaError_t cudaMemset(void* ptr, int value, size_t bytes);
 cudaError_t cudaGetDeviceCount(int* count);
 cudaError_t cudaDeviceGetAttribute(int* value, int attr, int device);
 cudaError_t cudaDeviceSynchronize(void);
+cudaError_t cudaThreadSynchronize(void); /* CUDA 12's spelling, deprecated */
 cudaError_t cudaGetLastError(void);
 const char* cudaGetErrorString(cudaError_t error);
 const char* cudaGetErrorName(cudaError_t error);
@@ -61,6 +62,7 @@ int main(void) {
   EXPECT(cudaEventDestroy(event) == 0);
   EXPECT(cudaStreamDestroy(stream) == 0);
   EXPECT(cudaDeviceSynchronize() == 0);
+  EXPECT(cudaThreadSynchronize() == 0);
   EXPECT(cudaFree(managed) == 0);
   EXPECT(cudaFree(device) == 0);
   EXPECT(cudaFree(device) == 1 /* cudaErrorInvalidValue: freed already */);
