@@ -421,6 +421,15 @@ kernel_error surface_out_of_range_error(uint3 tid, uint3 ctaid, std::string_view
                      site);
 }
 
+kernel_error host_function_in_kernel_error(uint3 tid, uint3 ctaid, std::string_view function) {
+  return fault_error(fault_kind::exception, tid, ctaid,
+                     fmt::format("{} was called in a kernel: it is a host function, not part of CUDA's device "
+                                 "runtime (nvcc rejects it in device code; since CUDA 12 a kernel cannot wait for "
+                                 "the grids it launched, which complete before it does)",
+                                 function),
+                     {});
+}
+
 std::logic_error outside_kernel_error(std::string_view what) {
   return std::logic_error(fmt::format("cusim: {} used outside a kernel", what));
 }
@@ -534,6 +543,21 @@ std::string shared_limit_reason(std::size_t fixed, std::size_t dynamic, std::siz
 
 std::string dead_stream_reason() { return "the stream is not a live cudaStream_t"; }
 
+std::string device_stream_reason() {
+  return "a kernel launches into its block's implicit stream, cudaStreamTailLaunch, cudaStreamFireAndForget or "
+         "a live stream its own block created with cudaStreamCreateWithFlags(..., cudaStreamNonBlocking)";
+}
+
+std::string launch_depth_reason(unsigned depth) {
+  return fmt::format("the launching grid is nested {} deep, CUDA's deepest: it may not launch a child grid", depth);
+}
+
+std::string pending_launches_reason(std::size_t limit) {
+  return fmt::format("{} launches from kernels are pending already (cudaLimitDevRuntimePendingLaunchCount; raise it "
+                     "with cudaDeviceSetLimit before the host launch)",
+                     limit);
+}
+
 std::string cooperative_residency_reason(unsigned long long blocks, unsigned threads, unsigned long long resident,
                                          int per_multiprocessor, int multiprocessors) {
   return fmt::format("a cooperative launch needs every block resident at once: {} blocks of {} threads exceed the "
@@ -607,6 +631,11 @@ const char* error_string(cudaError_t error) {
     case cudaErrorInvalidSymbol: return "invalid device symbol";
     case cudaErrorInvalidDevicePointer: return "invalid device pointer";
     case cudaErrorInvalidMemcpyDirection: return "invalid copy direction for memcpy";
+    case cudaErrorLaunchMaxDepthExceeded: return "launch would exceed maximum depth of nested launches";
+    case cudaErrorSyncDepthExceeded:
+      return "cudaDeviceSynchronize failed because caller's grid depth exceeds cudaLimitDevRuntimeSyncDepth";
+    case cudaErrorLaunchPendingCountExceeded:
+      return "launch failed because launch would exceed cudaLimitDevRuntimePendingLaunchCount";
     case cudaErrorNoDevice: return "no CUDA-capable device is detected";
     case cudaErrorInvalidDevice: return "invalid device ordinal";
     case cudaErrorInvalidResourceHandle: return "invalid resource handle";
@@ -661,6 +690,9 @@ const char* error_name(cudaError_t error) {
     CUSIM_NAME(cudaErrorInvalidSymbol)
     CUSIM_NAME(cudaErrorInvalidDevicePointer)
     CUSIM_NAME(cudaErrorInvalidMemcpyDirection)
+    CUSIM_NAME(cudaErrorLaunchMaxDepthExceeded)
+    CUSIM_NAME(cudaErrorSyncDepthExceeded)
+    CUSIM_NAME(cudaErrorLaunchPendingCountExceeded)
     CUSIM_NAME(cudaErrorNoDevice)
     CUSIM_NAME(cudaErrorInvalidDevice)
     CUSIM_NAME(cudaErrorInvalidResourceHandle)

@@ -167,6 +167,9 @@ kernel_error surface_out_of_range_error(uint3 tid, uint3 ctaid, std::string_view
                                         long long x, long long y, long long z, std::size_t bytes, std::size_t width,
                                         std::size_t height, std::size_t depth, std::size_t element,
                                         const detail::source_location& site);
+/// A kernel thread called `function`, a host-only runtime function (the device runtime has no
+/// such entry; nvcc rejects the call in device code).
+kernel_error host_function_in_kernel_error(uint3 tid, uint3 ctaid, std::string_view function);
 
 /// Reports of what C++ leaves undefined and the GPU defines (gpu_defined.cpp), each one line
 /// naming the operation, the GPU's value the program goes on with, and the place; `in_kernel`
@@ -207,6 +210,14 @@ std::string dynamic_shared_limit_reason(std::size_t dynamic, std::size_t limit);
 std::string shared_limit_reason(std::size_t fixed, std::size_t dynamic, std::size_t limit);
 /// A stream that is not (or no longer) a live cudaStream_t.
 std::string dead_stream_reason();
+/// A launch from a kernel thread into a stream that is not its block's: neither null, a named
+/// stream (cudaStreamTailLaunch, cudaStreamFireAndForget) nor a live stream its block created.
+std::string device_stream_reason();
+/// A launch from a kernel thread of a grid nested `depth` deep, CUDA's deepest.
+std::string launch_depth_reason(unsigned depth);
+/// A launch from a kernel thread while `limit` (cudaLimitDevRuntimePendingLaunchCount) device
+/// launches are pending.
+std::string pending_launches_reason(std::size_t limit);
 /// A cooperative launch of `blocks` blocks of `threads` threads over the `resident` the device
 /// holds at once (`per_multiprocessor` on each of `multiprocessors`).
 std::string cooperative_residency_reason(unsigned long long blocks, unsigned threads, unsigned long long resident,

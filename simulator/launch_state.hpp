@@ -11,9 +11,13 @@
 #include <atomic>
 #include <cstdint>
 #include <exception>
+#include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace cusim::sim {
@@ -21,8 +25,10 @@ namespace cusim::sim {
 class checker_set;
 
 /// A launch made by a thread of another launch (CUDA dynamic parallelism, `k<<<...>>>` in a
-/// kernel): it runs once its parent's grid has finished and before the parent launch completes,
-/// the children of lower blocks first, then in launch order.
+/// kernel), or a device-side cudaMemcpyAsync / cudaMemsetAsync (`work`): it runs once its
+/// parent's grid has finished and before the parent launch completes, the children of lower
+/// blocks first, then in launch order; tail launches (cudaStreamTailLaunch) after all the others
+/// and their descendants, in launch order.
 struct child_launch {
   std::uint64_t block = 0;  ///< the launching thread's block
   std::uint64_t order = 0;  ///< launch order within the parent
@@ -30,6 +36,15 @@ struct child_launch {
   detail::bound_kernel bound;
   bool cooperative = false;
   const void* kernel = nullptr;
+  bool tail = false;             ///< launched into cudaStreamTailLaunch
+  std::function<void()> work;  ///< a copy or memset instead of a grid (kernel is null)
+};
+
+/// A stream created by a kernel thread (cudaStreamCreateWithFlags in device code): private to the
+/// block that created it, as in CUDA; its handle is the object's address.
+struct device_stream {
+  std::uint64_t block = 0;
+  bool destroyed = false;
 };
 
 struct launch_state {
@@ -55,6 +70,11 @@ struct launch_state {
   std::mutex mutex;
   std::exception_ptr fault;
   std::vector<child_launch> children;  // guarded by mutex
+  // Dynamic parallelism: the grid's nesting depth (0 for a host launch), the streams its threads
+  // created, and each thread's device-side last error by (block, thread), all guarded by mutex.
+  unsigned depth = 0;
+  std::unordered_map<const void*, std::unique_ptr<device_stream>> device_streams;
+  std::map<std::pair<std::uint64_t, unsigned>, cudaError_t> device_errors;
 
   /// Keeps `e` if `block` is the lowest faulting block so far.
   void report_fault(std::uint64_t block, std::exception_ptr e);

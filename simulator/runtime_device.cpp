@@ -4,6 +4,7 @@
 #include "capture.hpp"
 #include "device.hpp"
 #include "device_heap.hpp"
+#include "dynamic_parallelism.hpp"
 #include "runtime_errors.hpp"
 #include "runtime_streams.hpp"
 #include "streams.hpp"
@@ -33,6 +34,7 @@ device_settings& settings() {
 }  // namespace
 
 cudaError_t cudaDeviceSynchronize() {
+  if (cusim::sim::in_kernel()) cusim::sim::refuse_in_kernel("cudaDeviceSynchronize");  // removed in CUDA 12
   if (cudaError_t e = cusim::sim::unsafe_call_during_capture(); e != cudaSuccess) return fail(e);
   cusim::sim::wait_for(nullptr);
   return cusim::sim::fault_code(nullptr);
@@ -247,6 +249,7 @@ cudaError_t cudaDeviceSetLimit(cudaLimit limit, std::size_t value) {
   if (limit == cudaLimitMaxL2FetchGranularity && (value > 128 || (value & (value - 1)) != 0))
     return fail(cudaErrorInvalidValue);
   if (limit == cudaLimitPersistingL2CacheSize) value = std::min<std::size_t>(value, p.persistingL2CacheMaxSize);
+  if (limit == cudaLimitDevRuntimePendingLaunchCount) cusim::sim::set_pending_launch_limit(value);
   std::lock_guard lock(settings().mutex);
   settings().limits[limit] = value;
   return cudaSuccess;

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
-// Error handling: the calling host thread's last error, the sticky fault a kernel leaves behind,
+// Error handling: the calling host thread's (or kernel thread's) last error, the sticky fault a kernel leaves behind,
 // and the error names and strings (diagnostics.cpp words them). The runtime API (runtime_*.cpp)
 // never throws: a failure is returned and kept as the last error.
 #include "runtime_errors.hpp"
 
 #include "diagnostics.hpp"
+#include "dynamic_parallelism.hpp"
 #include "streams.hpp"
 
 #include <cusim/host/launch.hpp>
@@ -32,6 +33,7 @@ cudaError_t fault_code(cudaStream_t stream) { return observe(error_code(stream_f
 cudaError_t sticky_fault() { return fault_code(nullptr); }
 
 void set_last_error(cudaError_t code) noexcept {
+  if (in_kernel()) return set_device_last_error(code);  // each kernel thread keeps its own
   if (code != cudaSuccess) last_error = code;
 }
 
@@ -62,11 +64,13 @@ cudaError_t c_api_launch_failed(std::exception_ptr failure, cudaStream_t stream)
 }  // namespace cusim::detail
 
 cudaError_t cudaGetLastError() {
+  if (cusim::sim::in_kernel()) return cusim::sim::device_last_error(true);
   const cudaError_t last = std::exchange(cusim::sim::last_error, cudaSuccess);
   const cudaError_t sticky = cusim::sim::observed_fault.load(std::memory_order_relaxed);
   return sticky != cudaSuccess ? sticky : last;
 }
 cudaError_t cudaPeekAtLastError() {
+  if (cusim::sim::in_kernel()) return cusim::sim::device_last_error(false);
   const cudaError_t sticky = cusim::sim::observed_fault.load(std::memory_order_relaxed);
   return sticky != cudaSuccess ? sticky : cusim::sim::last_error;
 }

@@ -4,6 +4,7 @@
 #include "capture.hpp"
 #include "copies.hpp"
 #include "device.hpp"
+#include "dynamic_parallelism.hpp"
 #include "memory.hpp"
 #include "runtime_errors.hpp"
 #include "runtime_streams.hpp"
@@ -53,10 +54,21 @@ cudaError_t allocate(void** ptr, std::size_t bytes, cusim::sim::allocation_kind 
 
 std::uintptr_t address(void* pc) { return reinterpret_cast<std::uintptr_t>(pc); }
 
+/// `code`, kept as the last error unless it is cudaSuccess.
+cudaError_t or_fail(cudaError_t code) { return code == cudaSuccess ? code : fail(code); }
+
+/// cudaMalloc in a kernel: the device heap's (malloc's), cudaErrorMemoryAllocation past it.
+cudaError_t device_allocate(void** ptr, std::size_t bytes) {
+  if (ptr == nullptr) return fail(cudaErrorInvalidValue);
+  *ptr = cusim::detail::device_malloc(bytes);
+  return *ptr != nullptr ? cudaSuccess : fail(cudaErrorMemoryAllocation);
+}
+
 /// cudaMallocPitch's and cudaMalloc3D's row alignment (what current GPUs use).
 constexpr std::size_t pitch_alignment = 512;
 
 cudaError_t copy_async(const cudaMemcpy3DParms& copy, cudaStream_t stream) {
+  if (cusim::sim::in_kernel()) return or_fail(cusim::sim::queue_device_copy(copy, stream));  // the device runtime's
   if (cudaError_t e = cusim::sim::sticky_fault(); e != cudaSuccess) return e;
   if (!cusim::sim::stream_is_valid(stream)) return fail(cudaErrorInvalidResourceHandle);
   if (cudaError_t e = cusim::sim::check_copy(copy); e != cudaSuccess) return fail(e);
@@ -65,6 +77,7 @@ cudaError_t copy_async(const cudaMemcpy3DParms& copy, cudaStream_t stream) {
 }
 
 cudaError_t memset_async(const cudaMemsetParams& set, cudaStream_t stream) {
+  if (cusim::sim::in_kernel()) return or_fail(cusim::sim::queue_device_memset(set, stream));
   if (cudaError_t e = cusim::sim::sticky_fault(); e != cudaSuccess) return e;
   if (!cusim::sim::stream_is_valid(stream)) return fail(cudaErrorInvalidResourceHandle);
   if (cudaError_t e = cusim::sim::check_memset(set); e != cudaSuccess) return fail(e);
@@ -74,6 +87,7 @@ cudaError_t memset_async(const cudaMemsetParams& set, cudaStream_t stream) {
 }  // namespace
 
 cudaError_t cudaMalloc(void** ptr, std::size_t bytes, cusim::detail::source_location site) {
+  if (cusim::sim::in_kernel()) return device_allocate(ptr, bytes);
   return allocate(ptr, bytes, cusim::sim::allocation_kind::device, site);
 }
 cudaError_t cudaMallocManaged(void** ptr, std::size_t bytes, unsigned flags, cusim::detail::source_location site) {
@@ -89,6 +103,7 @@ cudaError_t cudaHostAlloc(void** ptr, std::size_t bytes, unsigned flags) {
   return allocate(ptr, bytes, cusim::sim::allocation_kind::host, {}, flags, address(__builtin_return_address(0)));
 }
 cudaError_t cudaFree(void* ptr) {
+  if (cusim::sim::in_kernel()) return cusim::detail::device_free(ptr), cudaSuccess;  // the device heap's
   if (cudaError_t e = cusim::sim::sticky_fault(); e != cudaSuccess) return e;
   if (ptr == nullptr) return cudaSuccess;
   if (cudaError_t e = cusim::sim::unsafe_call_during_capture(); e != cudaSuccess) return fail(e);
@@ -103,6 +118,7 @@ cudaError_t cudaFreeHost(void* ptr) {
 }
 
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind, cudaStream_t stream) {
+  if (cusim::sim::in_kernel()) return copy_async(cusim::sim::linear_copy(dst, src, bytes, kind), stream);
   if (cudaError_t e = cusim::sim::sticky_fault(); e != cudaSuccess) return e;
   if (!cusim::sim::stream_is_valid(stream)) return fail(cudaErrorInvalidResourceHandle);
   if (bytes == 0) return cudaSuccess;
@@ -110,9 +126,12 @@ cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t bytes, cudaM
   return copy_async(cusim::sim::linear_copy(dst, src, bytes, kind), stream);
 }
 cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind) {
+  if (cusim::sim::in_kernel()) cusim::sim::refuse_in_kernel("cudaMemcpy");
   return cudaMemcpyAsync(dst, src, bytes, kind, nullptr);
 }
 cudaError_t cudaMemsetAsync(void* ptr, int value, std::size_t bytes, cudaStream_t stream) {
+  if (cusim::sim::in_kernel())
+    return memset_async(cudaMemsetParams{ptr, bytes, static_cast<unsigned>(value), 1, bytes, 1}, stream);
   if (cudaError_t e = cusim::sim::sticky_fault(); e != cudaSuccess) return e;
   if (!cusim::sim::stream_is_valid(stream)) return fail(cudaErrorInvalidResourceHandle);
   if (bytes == 0) return cudaSuccess;

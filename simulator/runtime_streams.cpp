@@ -5,6 +5,7 @@
 
 #include "capture.hpp"
 #include "device.hpp"
+#include "dynamic_parallelism.hpp"
 #include "runtime_errors.hpp"
 #include "streams.hpp"
 
@@ -27,8 +28,15 @@ using cusim::sim::enqueue_or_capture;
 using cusim::sim::greatest_priority;
 using cusim::sim::least_priority;
 
-cudaError_t cudaStreamCreate(cudaStream_t* stream) { return cudaStreamCreateWithFlags(stream, cudaStreamDefault); }
+cudaError_t cudaStreamCreate(cudaStream_t* stream) {
+  if (cusim::sim::in_kernel()) cusim::sim::refuse_in_kernel("cudaStreamCreate");
+  return cudaStreamCreateWithFlags(stream, cudaStreamDefault);
+}
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned flags) {
+  if (cusim::sim::in_kernel()) {  // the device runtime's: a stream of the calling block
+    const cudaError_t e = cusim::sim::create_device_stream(stream, flags);
+    return e == cudaSuccess ? e : fail(e);
+  }
   return cudaStreamCreateWithPriority(stream, flags, 0);
 }
 cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned flags, int priority) {
@@ -56,10 +64,15 @@ cudaError_t cudaStreamGetId(cudaStream_t stream, unsigned long long* id) {
   return cudaSuccess;
 }
 cudaError_t cudaStreamDestroy(cudaStream_t stream) {
+  if (cusim::sim::in_kernel()) {
+    const cudaError_t e = cusim::sim::destroy_device_stream(stream);
+    return e == cudaSuccess ? e : fail(e);
+  }
   if (stream != nullptr && cusim::sim::stream_is_valid(stream)) cusim::sim::forget_captured_stream(stream);
   return cusim::sim::destroy_stream(stream) ? cudaSuccess : fail(cudaErrorInvalidResourceHandle);
 }
 cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
+  if (cusim::sim::in_kernel()) cusim::sim::refuse_in_kernel("cudaStreamSynchronize");
   if (!cusim::sim::stream_is_valid(stream)) return fail(cudaErrorInvalidResourceHandle);
   if (cudaError_t e = cusim::sim::synchronize_during_capture(stream); e != cudaSuccess) return fail(e);
   if (stream == nullptr) cusim::sim::wait_for_blocking_streams();  // the legacy default stream

@@ -76,8 +76,11 @@ void report_c_api_kernel_fault(const std::exception_ptr& fault) {
 }
 
 void chevron_launch(const launch_config& config, void (*launch)(const launch_config&, void*), void* args) {
+  // From a kernel thread, a child grid of its launch (dynamic parallelism): a failure is the
+  // thread's last error, and the grid runs with its parent's launch, on no host stream.
+  const bool from_kernel = current_thread_ != nullptr;
   // After a kernel fault the context is unusable on a GPU: later launches fail with its code.
-  if (std::exception_ptr kept = sim::stream_fault(nullptr)) {
+  if (std::exception_ptr kept = from_kernel ? nullptr : sim::stream_fault(nullptr)) {
     sim::set_last_error(sim::error_code(kept));
     return;
   }
@@ -91,7 +94,7 @@ void chevron_launch(const launch_config& config, void (*launch)(const launch_con
     return;
   }
   // On a stream the kernel runs later, on the stream's thread: report its fault when it has run.
-  if (config.stream != nullptr)
+  if (config.stream != nullptr && !from_kernel)
     sim::enqueue(config.stream, [stream = config.stream] { report_kernel_fault(sim::stream_fault(stream)); });
 }
 

@@ -282,6 +282,12 @@ void device_free(void* p) noexcept;
 
 }  // namespace cusim::detail
 
+// The device runtime's named streams (dynamic parallelism, CDP2), CUDA's values: a launch into
+// cudaStreamTailLaunch runs after the launching grid and all its other work; one into
+// cudaStreamFireAndForget runs independently of the grid's other work.
+#define cudaStreamTailLaunch ((cudaStream_t)0x3)
+#define cudaStreamFireAndForget ((cudaStream_t)0x4)
+
 #define threadIdx (::cusim::detail::this_thread().thread_idx)
 #define blockIdx (::cusim::detail::this_thread().block->block_idx)
 // blockDim and gridDim are also member names of CUDA structs (cudaKernelNodeParams,
