@@ -8,7 +8,7 @@
 // raw_pointer_cast(v.data()), cudaMemcpy reads and writes it as device memory, and the simulator's
 // checks report an access past its end. A failed allocation throws thrust::system::detail::bad_alloc
 // whose what() ends with the error's name and string; a failed free (a kernel fault's sticky
-// error, say) throws thrust::system_error, as the CUDA system's resources do.
+// error, say) throws thrust::system_error, worded as the CUDA system's resources word it.
 #pragma once
 
 #include <thrust/detail/config.h>
@@ -34,6 +34,20 @@ inline std::string cusim_error_words(cudaError_t e)
   return std::string(cudaGetErrorName(e)) + ": " + cudaGetErrorString(e);
 }
 
+// The CUDA runtime's errors as Thrust's CUDA system words them (thrust::cuda_category()).
+class cusim_cuda_category final : public thrust::error_category
+{
+public:
+  const char* name() const override { return "cuda"; }
+  std::string message(int ev) const override { return cusim_error_words(static_cast<cudaError_t>(ev)); }
+};
+
+inline const thrust::error_category& cusim_cuda_errors()
+{
+  static const cusim_cuda_category category;
+  return category;
+}
+
 // Allocate(void** p, size_t bytes), Free(void* p): the CUDA runtime's pair for this kind of memory.
 template <cudaError_t (*Allocate)(void**, std::size_t), cudaError_t (*Free)(void*), typename Pointer>
 class cusim_cuda_resource final : public thrust::mr::memory_resource<Pointer>
@@ -56,8 +70,7 @@ public:
     cudaError_t e = Free(thrust::detail::pointer_traits<Pointer>::get(p));
     if (e != cudaSuccess)
     {
-      throw thrust::system_error(static_cast<int>(e), thrust::generic_category(),
-                                 "CUDA free failed: " + cusim_error_words(e));
+      throw thrust::system_error(static_cast<int>(e), cusim_cuda_errors(), "CUDA free failed");
     }
   }
 };
