@@ -121,6 +121,56 @@ class Cases:
         expect_equal(p.stderr, "cusim nvcc: option '-ptx' is not supported: the simulator builds no device code "
                      "(kernels compile as host code)\n", "stderr")
 
+    def legacy_options(self):
+        """Options of older nvcc command lines: architectures nvcc 13 rejects are accepted with a
+        one-line note saying what the simulator does instead; the options of real Makefiles build;
+        -Xcompiler reaches the link (-fopenmp); an NVIDIA library the toolkit lacks is a clear error."""
+        write(os.path.join(self.work, "arch.cu"),
+              "#include <cstdio>\n__global__ void k(int* p) { *p = __CUDA_ARCH__; }\n"
+              "int main() {\n  int* d;\n  cudaMallocManaged(&d, sizeof(int));\n  k<<<1, 1>>>(d);\n"
+              "  cudaDeviceSynchronize();\n  std::printf(\"%d\\n\", *d);\n}\n")
+        env = dict(os.environ)
+        env.pop("CUSIM_DEVICE", None)  # the default device, an sm_80
+        note = "cusim nvcc: note: '{}': nvcc 13 rejects sm_{} (Unsupported gpu architecture); built for the " \
+               "simulated device's sm_80 instead (__CUDA_ARCH__ 800)\n"
+        for args, notes, value in (
+                (["-arch=sm_13"], note.format("-arch=sm_13", 13), "800"),
+                (["-arch", "sm_20"], note.format("-arch sm_20", 20), "800"),
+                (["-gencode", "arch=compute_20,code=sm_20", "-gencode=arch=compute_90,code=sm_90"],
+                 note.format("-gencode arch=compute_20,code=sm_20", 20), "800"),
+                (["-arch=sm_35", "-arch=sm_75"], note.format("-arch=sm_35", 35), "800"),
+                (["-arch=sm_60"], "cusim nvcc: note: '-arch=sm_60': nvcc 13 no longer builds sm_60 (nvcc 12 did, "
+                                  "deprecated); built as nvcc 12 did (-Wno-deprecated-gpu-targets hides this note)\n",
+                 "600"),
+                (["-arch=sm_60", "-Wno-deprecated-gpu-targets"], "", "600"),
+                (["-arch=sm_13", "-w"], "", "800"),
+                (["-arch=all"], "", "800"), (["-arch=native"], "", "800"), (["-arch=all-major"], "", "800")):
+            p = run([self.nvcc, *args, "arch.cu", "-o", "arch"], self.work, env=env)
+            expect_equal(p.stderr, notes, f"the notes of {' '.join(args)}")
+            expect_equal(run([os.path.join(self.work, "arch")], self.work, env=env).stdout, value + "\n",
+                         f"__CUDA_ARCH__ with {' '.join(args)}")
+        # What real Makefiles pass: accepted, the program built as without them.
+        self.nv("-Xcompiler", "-Wall", "--compiler-options=-Wextra,-O1", "-lineinfo", "-use_fast_math",
+                "--ptxas-options=-v", "-Xptxas", "-O3", "-maxrregcount=32", "-maxrregcount", "32",
+                "--expt-relaxed-constexpr", "--extended-lambda", "-rdc=true", "-dc", "arch.cu", "-o", "arch.o")
+        self.nv("-dlink", "arch.o", "-o", "dlink.o")
+        self.nv("arch.o", "dlink.o", "-lcudadevrt", "-lcurand", "-o", "linked")
+        expect_equal(run([os.path.join(self.work, "linked")], self.work, env=env).stdout, "750\n", "the linked program")
+        # -Xcompiler -fopenmp reaches the link, compiling and linking at once or apart.
+        write(os.path.join(self.work, "omp.cu"),
+              "#include <omp.h>\n#include <cstdio>\nint main() { std::printf(\"%d\\n\", omp_get_max_threads() > 0); }\n")
+        self.nv("-Xcompiler", "-fopenmp", "omp.cu", "-o", "omp")
+        self.nv("-Xcompiler", "-fopenmp", "-c", "omp.cu", "-o", "omp.o")
+        self.nv("-Xcompiler", "-fopenmp", "omp.o", "-o", "omp2")
+        for prog in ("omp", "omp2"):
+            expect_equal(run([os.path.join(self.work, prog)], self.work).stdout, "1\n", prog)
+        # An NVIDIA library the simulator does not provide: no system copy linked in its place.
+        for lib, what in (("cublas", "cuBLAS"), ("cufft_static", "cuFFT"), ("nppc", "NPP")):
+            p = self.nv("arch.o", f"-l{lib}", "-o", "nolib", expect_rc=1)
+            expect_in(f"cusim nvcc: '-l{lib}': {what} is not in cusim's toolkit ({self.toolkit}/lib64 has ", p.stderr,
+                      "the error")
+            expect_in("curand); the simulator cannot run NVIDIA's own, which drives a GPU\n", p.stderr, "the error")
+
     # -- dependency files
     def dependencies(self):
         os.makedirs(os.path.join(self.work, "src"))

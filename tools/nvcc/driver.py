@@ -115,6 +115,64 @@ def cuda_arch(o, environ=os.environ):
     return (max(runnable) if runnable else min(archs)) * 10
 
 
+OLDEST_NVCC12_ARCH = 50  # nvcc 12 built sm_50 and later, deprecating those below sm_75
+OLDEST_NVCC13_ARCH = 75  # nvcc 13 rejects anything older: "Unsupported gpu architecture 'compute_NN'"
+
+
+def legacy_architectures(o, environ=os.environ):
+    """Architectures from before nvcc 13's sm_75 are accepted, each with a one-line note on what
+    the simulator does instead of nvcc 13's fatal error: one nvcc 12 could still build (sm_50 to
+    sm_72) is kept as nvcc 12 built it (the simulated V100 runs sm_70 code; -Wno-deprecated-gpu-targets
+    silences the note, as it did nvcc 12's warning); an older one (sm_13, sm_20, sm_35 ...) is
+    replaced by the simulated device's own. Changes o.archs; returns the notes."""
+    device = DEVICE_ARCHS.get(environ.get("CUSIM_DEVICE", ""), 80)
+    notes = []
+    ancient = set()
+    for spelled, arch in o.arch_options:
+        if arch < OLDEST_NVCC12_ARCH:
+            ancient.add(str(arch))
+            note = (f"'{spelled}': nvcc 13 rejects sm_{arch} (Unsupported gpu architecture); built for the "
+                    f"simulated device's sm_{device} instead (__CUDA_ARCH__ {device * 10})")
+        elif arch < OLDEST_NVCC13_ARCH and o.deprecated_gpu_targets:
+            note = (f"'{spelled}': nvcc 13 no longer builds sm_{arch} (nvcc 12 did, deprecated); built as nvcc 12 "
+                    f"did (-Wno-deprecated-gpu-targets hides this note)")
+        else:
+            continue
+        if note not in notes:
+            notes.append(note)
+    if ancient:
+        o.archs = [a for a in o.archs if a not in ancient]
+        if str(device) not in o.archs:
+            o.archs.append(str(device))
+    return notes
+
+
+# NVIDIA's CUDA libraries a program may link with -l: the toolkit layout has the simulator's
+# cudart, cuda, cudadevrt and curand; for the others a system copy (NVIDIA's, which drives a GPU)
+# must not be picked up instead.
+NVIDIA_LIBRARIES = {
+    "cudart": "the CUDA runtime", "cuda": "the CUDA driver API", "cudadevrt": "the device runtime",
+    "curand": "cuRAND", "cublas": "cuBLAS", "cublasLt": "cuBLASLt", "cufft": "cuFFT", "cufftw": "cuFFTW",
+    "cusparse": "cuSPARSE", "cusparseLt": "cuSPARSELt", "cusolver": "cuSOLVER", "cusolverMg": "cuSOLVERMg",
+    "nvrtc": "NVRTC", "nvrtc-builtins": "NVRTC", "nvJitLink": "nvJitLink", "nvjpeg": "nvJPEG",
+    "nvToolsExt": "NVTX", "nvblas": "NVBLAS", "cupti": "CUPTI", "cufile": "cuFile", "cudnn": "cuDNN",
+    "nvidia-ml": "NVML", "culibos": "culibos", "nvptxcompiler_static": "the PTX compiler", "nvfatbin": "nvFatbin",
+    "OpenCL": "OpenCL", "nppc": "NPP", "npps": "NPP", "nvperf_host": "Nsight Perf",
+}
+
+
+def missing_library(name, lib_dir):
+    """For `-l<name>` of an NVIDIA library the toolkit layout lacks, the error's text; else None."""
+    base = name[:-len("_static")] if name.endswith("_static") else name
+    what = NVIDIA_LIBRARIES.get(base) or ("NPP" if base.startswith("npp") else None)
+    if what is None or any(os.path.exists(os.path.join(lib_dir, f"lib{name}{ext}")) for ext in (".so", ".a")):
+        return None
+    have = sorted({f[3:].split(".")[0] for f in os.listdir(lib_dir) if f.startswith("lib") and
+                   f[3:].split(".")[0] in NVIDIA_LIBRARIES} if os.path.isdir(lib_dir) else set())
+    return (f"'-l{name}': {what} is not in cusim's toolkit ({lib_dir} has {', '.join(have)}); the simulator "
+            "cannot run NVIDIA's own, which drives a GPU")
+
+
 def quote(arg):
     """An argument as nvcc prints it in `#$ ` lines (CMake splits these with UNIX_COMMAND rules)."""
     if arg and re.fullmatch(r"[A-Za-z0-9_+\-=.,:@%]+", arg):
@@ -419,6 +477,11 @@ class Driver:
             print("\n".join(f"{'sm' if o.list == 'list-gpu-code' else 'compute'}_{a}"
                             for a in ("75", "80", "86", "87", "89", "90", "100", "103", "110", "120", "121")))
             return 0
+        if not o.no_warnings:
+            for note in legacy_architectures(o):
+                self.say(f"{PROG}: note: {note}")
+        else:
+            legacy_architectures(o)
         if o.verbose or o.dryrun:
             self.environment_lines()
         if not o.inputs:
@@ -501,10 +564,14 @@ class Driver:
 
     def link(self, objects, out):
         o = self.o
+        for f in o.libs:
+            missing = missing_library(f[2:], self.lib) if f.startswith("-l") else None
+            if missing:
+                raise UsageError(missing)
         cmd = [self.cxx, "-m64"]
         if o.shared:
             cmd.append("-shared")
-        cmd += o.link_flags
+        cmd += o.xcompiler + o.link_flags
         cmd += ["-Wl,--start-group"] + objects
         cmd += [f for f in o.libs if f.startswith("-L")] + ["-L" + self.lib]
         if o.cudart == "shared":

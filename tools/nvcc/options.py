@@ -70,7 +70,7 @@ _FLAGS = {
     "help": "help", "h": "help",
     "version": "version", "V": "version",
     "Wreorder": "ignore", "Wdefault-stream-launch": "ignore", "Wmissing-launch-bounds": "ignore",
-    "Wext-lambda-captures-this": "ignore", "Wno-deprecated-gpu-targets": "ignore",
+    "Wext-lambda-captures-this": "ignore", "Wno-deprecated-gpu-targets": "Wno-deprecated-gpu-targets",
     "Wno-deprecated-declarations": "Wno-deprecated-declarations",
 }
 
@@ -155,6 +155,7 @@ class Options:
         self.dep_targets = []
         self.dep_phony = False
         self.host_flags = []  # for every host compile (-D, -U, -I, -isystem, -include, -Xcompiler ...)
+        self.xcompiler = []  # -Xcompiler's: the host link gets them too (-fopenmp, -pthread), as with nvcc
         self.link_flags = []  # for the host link (-L, -l, -Xlinker, objects keep their place in inputs)
         self.libs = []  # -l and -L, in order, after the inputs
         self.optimize = None
@@ -169,6 +170,8 @@ class Options:
         self.fmad = True  # nvcc's --fmad: a * b + c in device code contracted into one fma
         self.archs = []
         self.arch_native = False  # -arch=native, all or all-major: the simulated device's own is among them
+        self.arch_options = []  # (the option as written, the architecture number) for each one listed
+        self.deprecated_gpu_targets = True  # notes on architectures nvcc 13 dropped (-Wno-deprecated-gpu-targets)
         self.verbose = False
         self.dryrun = False
         self.keep = False
@@ -332,6 +335,8 @@ def _apply_flag(o, canon, a):
         o.list = canon
     elif canon == "Wno-deprecated-declarations":
         o.host_flags.append("-Wno-deprecated-declarations")
+    elif canon == "Wno-deprecated-gpu-targets":
+        o.deprecated_gpu_targets = False
 
 
 def _apply_value(o, canon, value, a):
@@ -374,6 +379,7 @@ def _apply_value(o, canon, value, a):
         o.host_flags.append(f"-{canon}={value}")
     elif canon == "Xcompiler":
         o.host_flags += _split_list(value)
+        o.xcompiler += _split_list(value)
     elif canon == "Xlinker":
         o.link_flags.append("-Wl," + value)
     elif canon == "Xarchive":
@@ -387,9 +393,11 @@ def _apply_value(o, canon, value, a):
     elif canon == "MT":
         o.dep_targets.append(value)
     elif canon in ("arch", "code", "gencode"):
+        spelled = a if "=" in a else f"{a} {value}"
         for m in re.finditer(r"(?:sm|compute|lto)_(\d+)[af]?", value):
             if m.group(1) not in o.archs:
                 o.archs.append(m.group(1))
+            o.arch_options.append((spelled, int(m.group(1))))
         if value in ("native", "all", "all-major"):
             o.arch_native = True
         if canon == "arch" and value not in ("native", "all", "all-major") and not re.search(r"\d", value):
