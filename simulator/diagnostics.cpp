@@ -2,6 +2,8 @@
 // Formats every message of the simulator: tagged faults, launch rejections and checker reports.
 #include "diagnostics.hpp"
 
+#include <cusim/backend/sim/libcudacxx_sync.hpp>
+
 #include <fmt/format.h>
 
 #include <signal.h>
@@ -742,3 +744,49 @@ void fail_outside_kernel(const char* what) { throw sim::outside_kernel_error(wha
 void fail_internal(const char* what) { throw std::logic_error(std::string("cusim: internal error: ") + what); }
 
 }  // namespace cusim::detail
+
+namespace cusim::sim {
+
+std::string sync_misuse_message(int what, std::int64_t a, std::int64_t b) {
+  using detail::sync_misuse;
+  switch (static_cast<sync_misuse>(what)) {
+    case sync_misuse::barrier_not_initialised:
+      return "cuda::barrier used before init: neither init(&bar, count) nor a constructor set it up (a __shared__ "
+             "barrier needs init by one thread, then __syncthreads(), before any thread uses it)";
+    case sync_misuse::barrier_bad_expected:
+      return fmt::format("cuda::barrier initialised for {} arrivals a phase: the count must be from 0 to {}", a, b);
+    case sync_misuse::barrier_bad_update:
+      return fmt::format("cuda::barrier::arrive({}): the update must be at least 1", a);
+    case sync_misuse::barrier_overarrival:
+      return fmt::format("cuda::barrier::arrive({}): {} arrival{} when the phase expects only {} more: more "
+                         "threads arrive than the barrier was initialised for",
+                         a, a, a == 1 ? "" : "s", b);
+    case sync_misuse::barrier_foreign_token:
+      return "cuda::barrier::wait: the arrival token was not given by this barrier (another barrier's, or a "
+             "default-constructed one)";
+    case sync_misuse::barrier_stale_token:
+      return fmt::format("cuda::barrier::wait: the arrival token is of phase {}, but the barrier is in phase {}: a "
+                         "token may be waited on only in its own phase or the next",
+                         a, b);
+    case sync_misuse::copy_misaligned:
+      return fmt::format("memcpy_async with cuda::aligned_size_t<{}>: {:#x} (an address or the size) is not a "
+                         "multiple of {}",
+                         b, a, b);
+    case sync_misuse::pipeline_wrong_role:
+      return a != 0 ? "cuda::pipeline: producer_acquire or producer_commit by a thread that joined the pipeline as a "
+                      "consumer"
+                    : "cuda::pipeline: consumer_wait or consumer_release by a thread that joined the pipeline as a "
+                      "producer";
+  }
+  return "cuda synchronisation object misused";
+}
+
+kernel_error sync_misuse_error(uint3 tid, uint3 ctaid, int what, std::int64_t a, std::int64_t b,
+                               const detail::source_location& site) {
+  const fault_kind kind = static_cast<detail::sync_misuse>(what) == detail::sync_misuse::copy_misaligned
+                              ? fault_kind::misaligned_address
+                              : fault_kind::barrier_divergence;
+  return fault_error(kind, tid, ctaid, sync_misuse_message(what, a, b), site);
+}
+
+}  // namespace cusim::sim

@@ -251,4 +251,11 @@ struct leaked_allocation {
 /// The CUSIM_CHECK=leaks report of `live` (at least one, in allocation order), one line each.
 std::string leak_check_report(std::span<const leaked_allocation> live);
 
+/// libcu++'s synchronisation objects misused (include/cusim/backend/sim/libcudacxx_sync.hpp): the
+/// text for `what` with its facts `a` and `b` (as detail::sync_misuse describes them).
+std::string sync_misuse_message(int what, std::int64_t a, std::int64_t b);
+/// The same as a tagged fault of a kernel thread.
+kernel_error sync_misuse_error(uint3 tid, uint3 ctaid, int what, std::int64_t a, std::int64_t b,
+                               const detail::source_location& site);
+
 }  // namespace cusim::sim

@@ -18,6 +18,7 @@
 #include "symbolizer.hpp"
 
 #include <cusim/backend/sim/device_runtime.hpp>
+#include <cusim/backend/sim/libcudacxx_sync.hpp>
 
 #include <cstdio>
 #include <cstring>
@@ -26,6 +27,7 @@
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 
 namespace cusim::sim {
 
@@ -144,6 +146,21 @@ void check_atomic_address(void* p, std::size_t bytes) {
   sim::check(reinterpret_cast<std::uintptr_t>(p), bytes, true, __builtin_return_address(0), bytes);
   if (accesses_observed()) [[unlikely]]
     note_atomic_access(p);
+}
+// A range of the arena that is not addressable is reported from its first byte that is not: the
+// part of the copy past its allocation, named after the allocation it overran.
+void check_async_copy(void* dst, const void* src, std::size_t bytes) {
+  const auto pc = reinterpret_cast<std::uintptr_t>(__builtin_return_address(0));
+  for (auto [p, write] : {std::pair{reinterpret_cast<std::uintptr_t>(src), false},
+                          std::pair{reinterpret_cast<std::uintptr_t>(dst), true}}) {
+    if (!sim::in_arena(reinterpret_cast<void*>(p)) || sim::arena_addressable(p, bytes)) {
+      sim::check(p, bytes, write, reinterpret_cast<void*>(pc));
+      continue;
+    }
+    std::uintptr_t bad = p;
+    while (bad < p + bytes - 1 && sim::arena_addressable(bad, 1)) ++bad;
+    sim::check(bad, p + bytes - bad, write, reinterpret_cast<void*>(pc));
+  }
 }
 }  // namespace cusim::detail
 
