@@ -21,6 +21,8 @@ namespace {
 /// One capture, from cudaStreamBeginCapture on its origin stream to cudaStreamEndCapture.
 struct capture_sequence {
   cudaGraph_t graph = nullptr;
+  bool own_graph = true;                 // false: cudaStreamBeginCaptureToGraph's graph, the caller's
+  std::vector<cudaGraphNode_t> captured;  // the nodes the capture added
   cudaStreamCaptureMode mode = cudaStreamCaptureModeGlobal;
   std::thread::id thread;
   cudaStream_t origin = nullptr;
@@ -62,6 +64,7 @@ cudaError_t capture_work(cudaStream_t stream, node_work work) {
   if (sequence->invalidated) return cudaErrorStreamCaptureInvalidated;
   std::vector<cudaGraphNode_t>& deps = sequence->dependencies[stream];
   cudaGraphNode_t node = add_node(sequence->graph, std::move(work), deps.data(), deps.size());
+  sequence->captured.push_back(node);
   deps.assign(1, node);
   return cudaSuccess;
 }
@@ -159,23 +162,44 @@ void capture_kernel(const void* kernel, const launch_config& config, bool cooper
 
 using namespace cusim::sim;
 
-cudaError_t cudaStreamBeginCapture(cudaStream_t stream, cudaStreamCaptureMode mode) {
+namespace {
+/// cudaStreamBeginCapture into a new graph, or into `graph` after `dependencies` (ToGraph).
+cudaError_t begin_capture(cudaStream_t stream, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
+                          const cudaGraphEdgeData* edge_data, std::size_t count, cudaStreamCaptureMode mode) {
   if (stream == nullptr) return fail(cudaErrorStreamCaptureUnsupported);  // the legacy stream cannot capture
   if (!stream_is_valid(stream)) return fail(cudaErrorInvalidResourceHandle);
   if (mode < cudaStreamCaptureModeGlobal || mode > cudaStreamCaptureModeRelaxed) return fail(cudaErrorInvalidValue);
+  if (graph != nullptr && (!graph_is_valid(graph) || !dependencies_in_graph(graph, dependencies, count)))
+    return fail(cudaErrorInvalidValue);
+  for (std::size_t i = 0; edge_data != nullptr && i < count; ++i)
+    if (edge_data[i].from_port != 0 || edge_data[i].to_port != 0 || edge_data[i].type != 0)
+      return fail(cudaErrorNotSupported);  // only full-completion edges
   static std::atomic<unsigned long long> ids{0};
   std::lock_guard lock(cusim::sim::mutex);
   if (cusim::sim::capturing.count(stream) != 0) return fail(cudaErrorIllegalState);
   auto sequence = std::make_shared<cusim::sim::capture_sequence>();
-  sequence->graph = create_graph();
+  sequence->graph = graph != nullptr ? graph : create_graph();
+  sequence->own_graph = graph == nullptr;
   sequence->mode = mode;
   sequence->thread = std::this_thread::get_id();
   sequence->origin = stream;
   sequence->id = ++ids;
-  sequence->dependencies[stream] = {};
+  sequence->dependencies[stream].assign(dependencies, dependencies + count);
   cusim::sim::capturing[stream] = std::move(sequence);
   set_stream_capturing(stream, true, &capture_kernel);
   return cudaSuccess;
+}
+}  // namespace
+
+cudaError_t cudaStreamBeginCapture(cudaStream_t stream, cudaStreamCaptureMode mode) {
+  return begin_capture(stream, nullptr, nullptr, nullptr, 0, mode);
+}
+
+cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t stream, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
+                                          const cudaGraphEdgeData* edge_data, std::size_t count,
+                                          cudaStreamCaptureMode mode) {
+  if (graph == nullptr) return fail(cudaErrorInvalidValue);
+  return begin_capture(stream, graph, dependencies, edge_data, count, mode);
 }
 
 cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t* graph) {
@@ -193,15 +217,18 @@ cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t* graph) {
   cusim::sim::end(sequence);
   *graph = nullptr;
   if (sequence->invalidated) {
-    destroy_graph(sequence->graph);
+    if (sequence->own_graph) destroy_graph(sequence->graph);
     return fail(cudaErrorStreamCaptureInvalidated);
   }
   // Every node must lead to the origin stream's position: work forked to another stream that the
   // origin never waited for is unjoined.
   const std::vector<cudaGraphNode_t>& joined = sequence->dependencies[stream];
+  std::vector<cudaGraphNode_t> captured = sequence->captured;  // a graph given to capture into has others
+  std::sort(captured.begin(), captured.end());
   for (cudaGraphNode_t leaf : leaves_of(sequence->graph))
-    if (std::find(joined.begin(), joined.end(), leaf) == joined.end()) {
-      destroy_graph(sequence->graph);
+    if (std::find(joined.begin(), joined.end(), leaf) == joined.end() &&
+        std::binary_search(captured.begin(), captured.end(), leaf)) {
+      if (sequence->own_graph) destroy_graph(sequence->graph);
       return fail(cudaErrorStreamCaptureUnjoined);
     }
   *graph = sequence->graph;

@@ -346,6 +346,10 @@ cudaGraphNode_t add_node(cudaGraph_t graph, node_work work, const cudaGraphNode_
   return handle;
 }
 
+bool dependencies_in_graph(cudaGraph_t graph, const cudaGraphNode_t* dependencies, std::size_t count) {
+  return valid_dependencies(graph, dependencies, count);
+}
+
 std::vector<cudaGraphNode_t> leaves_of(cudaGraph_t graph) {
   std::set<const CUgraphNode_st*> depended_on;
   for (const auto& n : graph->nodes) depended_on.insert(n->dependencies.begin(), n->dependencies.end());

@@ -91,6 +91,8 @@ void destroy_graph(cudaGraph_t graph);
 bool graph_is_valid(cudaGraph_t graph) noexcept;
 /// Adds a node running `work` after `dependencies` (nodes of `graph`, checked by the caller).
 cudaGraphNode_t add_node(cudaGraph_t graph, node_work work, const cudaGraphNode_t* dependencies, std::size_t count);
+/// Whether `count` dependencies are nodes of `graph`, none twice.
+bool dependencies_in_graph(cudaGraph_t graph, const cudaGraphNode_t* dependencies, std::size_t count);
 /// The nodes of `graph` that no other node depends on.
 std::vector<cudaGraphNode_t> leaves_of(cudaGraph_t graph);
 

@@ -711,3 +711,70 @@ TEST_CASE("the graph memory attributes count a graph's allocation while it is al
   CHECK(cudaGraphDestroy(graph) == cudaSuccess);
   (void)cudaGetLastError();
 }
+
+namespace {
+/// Sets the handle to whether *counter is even.
+__global__ void parity(const int* counter, cudaGraphConditionalHandle handle) {
+  if (threadIdx.x == 0 && blockIdx.x == 0) cudaGraphSetConditional(handle, *counter % 2 == 0 ? 1u : 0u);
+}
+__global__ void add_hundred(int* sum) {
+  if (threadIdx.x == 0 && blockIdx.x == 0) *sum += 100;
+}
+}  // namespace
+
+TEST_CASE("a WHILE body captured from a stream into the node's graph, with an IF nested in it") {
+  int* d = nullptr;  // d[0]: the counter, d[1]: the sum
+  REQUIRE(cudaMalloc(&d, 2 * sizeof(int)) == cudaSuccess);
+  int* counter = d;
+  int* sum = d + 1;
+  cudaGraph_t graph;
+  REQUIRE(cudaGraphCreate(&graph, 0) == cudaSuccess);
+  cudaGraphConditionalHandle loop_handle = 0, if_handle = 0;
+  REQUIRE(cudaGraphConditionalHandleCreate(&loop_handle, graph, 1, cudaGraphCondAssignDefault) == cudaSuccess);
+  cudaGraphNodeParams loop = conditional_params(loop_handle, cudaGraphCondTypeWhile, 1);
+  cudaGraphNode_t loop_node;
+  REQUIRE(cudaGraphAddNode(&loop_node, graph, nullptr, nullptr, 0, &loop) == cudaSuccess);
+  cudaGraph_t body = loop.conditional.phGraph_out[0];
+
+  // The loop's body: count_down, then parity, captured into the body graph.
+  cudaStream_t s;
+  REQUIRE(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) == cudaSuccess);
+  REQUIRE(cudaGraphConditionalHandleCreate(&if_handle, body) == cudaSuccess);
+  REQUIRE(cudaStreamBeginCaptureToGraph(s, body, nullptr, nullptr, 0, cudaStreamCaptureModeGlobal) == cudaSuccess);
+  cusim::launch(count_down, cusim::launch_config{1, 32, 0, s}, counter, sum, loop_handle);
+  cusim::launch(parity, cusim::launch_config{1, 1, 0, s}, static_cast<const int*>(counter), if_handle);
+  cudaGraph_t captured = nullptr;
+  REQUIRE(cudaStreamEndCapture(s, &captured) == cudaSuccess);
+  CHECK(captured == body);
+  std::size_t count = 0;
+  CHECK(cudaGraphGetNodes(body, nullptr, &count) == cudaSuccess);
+  REQUIRE(count == 2);
+  std::vector<cudaGraphNode_t> nodes(count);
+  CHECK(cudaGraphGetNodes(body, nodes.data(), &count) == cudaSuccess);
+  // ... then an IF node after parity: 100 more when the counter just became even.
+  cudaGraphNodeParams branch = conditional_params(if_handle, cudaGraphCondTypeIf, 1);
+  cudaGraphNode_t if_node;
+  REQUIRE(cudaGraphAddNode(&if_node, body, &nodes[1], nullptr, 1, &branch) == cudaSuccess);
+  cudaFuncAttributes attributes;
+  REQUIRE(cudaFuncGetAttributes(&attributes, add_hundred) == cudaSuccess);
+  void* args[] = {&sum};
+  const cudaKernelNodeParams kp = kernel_params(reinterpret_cast<const void*>(add_hundred), dim3(1), dim3(1), args);
+  cudaGraphNode_t add_node;
+  REQUIRE(cudaGraphAddKernelNode(&add_node, branch.conditional.phGraph_out[0], nullptr, 0, &kp) == cudaSuccess);
+
+  cudaGraphExec_t exec;
+  REQUIRE(cudaGraphInstantiate(&exec, graph, 0) == cudaSuccess);
+  const int start[2] = {4, 0};
+  int h[2] = {-1, -1};
+  CHECK(cudaMemcpyAsync(d, start, sizeof start, cudaMemcpyHostToDevice, s) == cudaSuccess);
+  CHECK(cudaGraphLaunch(exec, s) == cudaSuccess);
+  CHECK(cudaMemcpyAsync(h, d, sizeof h, cudaMemcpyDeviceToHost, s) == cudaSuccess);
+  CHECK(cudaStreamSynchronize(s) == cudaSuccess);
+  CHECK(h[0] == 0);
+  CHECK(h[1] == 4 + 3 + 2 + 1 + 100 + 100);  // the counter became even at 2 and at 0
+
+  CHECK(cudaGraphExecDestroy(exec) == cudaSuccess);
+  CHECK(cudaGraphDestroy(graph) == cudaSuccess);
+  CHECK(cudaStreamDestroy(s) == cudaSuccess);
+  CHECK(cudaFree(d) == cudaSuccess);
+}

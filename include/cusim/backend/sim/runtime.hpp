@@ -153,6 +153,10 @@ cudaError_t cudaStreamGetAttribute(cudaStream_t stream, cudaLaunchAttributeID at
 /// allocations, event records and waits that fork and join other streams) is recorded into a
 /// graph instead of run; cudaStreamEndCapture returns it.
 cudaError_t cudaStreamBeginCapture(cudaStream_t stream, cudaStreamCaptureMode mode);
+/// Captures into `graph` (a conditional node's body, say) after `dependencies`, instead of a new one.
+cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t stream, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
+                                          const cudaGraphEdgeData* edge_data, std::size_t count,
+                                          cudaStreamCaptureMode mode);
 cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t* graph);
 cudaError_t cudaStreamIsCapturing(cudaStream_t stream, cudaStreamCaptureStatus* status);
 cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream, cudaStreamCaptureStatus* status,
