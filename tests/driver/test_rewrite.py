@@ -758,5 +758,41 @@ class DeviceOperations(unittest.TestCase):
         self.assertEqual(self.device("MACRO(x) y <<= 1;"), "MACRO(x) ::cusim::detail::gpu_shl_assign(y, 1);")
 
 
+class InlinePtx(unittest.TestCase):
+    """asm statements in device code become C++ on their operands (rewrite.py: rewrite_asm,
+    ptx.py), on the lines they held; an instruction the simulator does not run is refused by name;
+    host code's asm stays."""
+
+    def device(self, body, qualifiers="__device__"):
+        src = f"{qualifiers} void f() {{\n{body}\n}}\n"
+        out = rewrite.rewrite(src, "t.cu", phases=False)
+        self.assertEqual(out.count("\n"), src.count("\n"), "the line count changed")
+        return out.split("\n", 1)[1].rsplit("\n}", 1)[0]
+
+    def test_bfind_with_an_output_and_an_input(self):
+        self.assertEqual(self.device('asm volatile("bfind.u32 %0, %1;" : "=r"(ret) : "r"(word));'),
+                         "do { (ret) = ((unsigned)(word)) == 0 ? 0xffffffffu : 31u - (unsigned)__clz("
+                         "((unsigned)(word))); } while (0);")
+
+    def test_a_special_register_and_several_instructions_over_lines(self):
+        out = self.device('asm("mov.u32 %0, %%lanemask_lt;\\n\\t"\n    "add.u32 %0, %0, %1;" : "=r"(m) : "n"(2));')
+        self.assertIn("(m) = ((unsigned)((1u << (::cusim::detail::linear_thread_index() & 31u)) - 1u))", out)
+        self.assertIn("(m) = (unsigned)(((unsigned)(m)) + ((unsigned)(2)))", out)
+        self.assertEqual(out.count("\n"), 1)
+
+    def test_unknown_instructions_and_operands_are_refused_by_name(self):
+        for body, what in (('asm("cvt.rn.f32.s32 %0, %1;" : "=f"(y) : "r"(x));', "instruction 'cvt.rn.f32.s32 %0, %1'"),
+                           ('asm("mov.u32 %0, %%nsmid;" : "=r"(y));', "special register %nsmid"),
+                           ('asm("@p add.u32 %0, %0, 1;" : "+r"(y));', "'@p add.u32 %0, %0, 1' (predicates")):
+            with self.assertRaises(rewrite.RewriteError) as e:
+                self.device(body)
+            self.assertIn(what, str(e.exception))
+            self.assertIn("is not one the simulator runs", str(e.exception))
+
+    def test_host_code_keeps_its_asm(self):
+        src = 'void host() { asm volatile("pause"); }\n'
+        self.assertEqual(rewrite.rewrite(src, "t.cu", phases=False), src)
+
+
 if __name__ == "__main__":
     unittest.main()

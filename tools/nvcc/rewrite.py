@@ -34,6 +34,7 @@ import hashlib
 import re
 
 import phases
+import ptx
 from tokens import CLOSE, OPEN, TRIVIA, Cursor, RewriteError, line_directive, tokenize
 
 __all__ = ["RewriteError", "rewrite", "add_phases", "needs_rewrite"]
@@ -80,6 +81,7 @@ _NOT_A_NAME = {"__launch_bounds__", "__align__", "alignas", "__attribute__", "__
 # Device code's integer casts and shifts (rewrite_device_operations).
 _INT_BUILTIN = {"int", "unsigned", "signed", "long", "short", "char"}
 # malloc and free in device code: the device heap (include/cusim/backend/sim/device_runtime.hpp).
+_ASM = ("asm", "__asm__", "__asm")
 _DEVICE_HEAP = {"malloc": "::cusim::detail::device_malloc", "free": "::cusim::detail::device_free"}
 _INT_TYPEDEFS = {"size_t", "ssize_t", "ptrdiff_t", "intptr_t", "uintptr_t", "intmax_t", "uintmax_t", "int8_t",
                  "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t", "uint", "ushort",
@@ -580,6 +582,8 @@ class _Rewriter(Cursor):
             elif tok.kind == "punct" and tok.text == "}":
                 if scopes:
                     scopes.pop()
+            elif tok.kind == "id" and tok.text in _ASM and in_function and kind != "host":
+                i = self.rewrite_asm(i)
             elif tok.kind == "id" and tok.text == "__CUDA_ARCH__" and in_function and kind != "host":
                 self.out[i] = str(self.cuda_arch)
             elif tok.kind == "id" and tok.text == "__shared__":
@@ -693,6 +697,63 @@ class _Rewriter(Cursor):
         return width
 
     # -- device code: float-to-integer casts and shifts (include/cusim/backend/sim/gpu_defined.hpp)
+    # -- inline PTX
+    def rewrite_asm(self, i):
+        """`asm [volatile] ("template" : outputs : inputs [: clobbers]);` in device code becomes
+        the C++ of its instructions (ptx.py) on the operands' expressions, on the same lines.
+        Returns the index of the statement's closing parenthesis."""
+        k = self.next_sig(i)
+        while k is not None and self.t[k].kind == "id" and self.t[k].text in ("volatile", "__volatile__", "inline"):
+            k = self.next_sig(k)
+        if k is None or not self.is_punct(k, "("):
+            return i
+        close = self.match_forward(k)
+        if close < 0:
+            self.fail(i, "the asm statement", "its parenthesis does not close")
+        groups = [[]]  # the sections between top-level ':', each a list of comma-separated token runs
+        run = []
+        depth = 0
+        for m in range(k + 1, close):
+            tok = self.t[m]
+            if tok.kind == "pp":
+                self.fail(m, "the asm statement", "a preprocessor line inside it")
+            if tok.kind in TRIVIA:
+                if run:
+                    run.append(m)
+                continue
+            if tok.kind == "punct" and tok.text in OPEN:
+                depth += 1
+            elif tok.kind == "punct" and tok.text in CLOSE:
+                depth -= 1
+            if depth == 0 and tok.kind == "punct" and tok.text in (":", ","):
+                groups[-1].append(run)
+                run = []
+                if tok.text == ":":
+                    groups.append([])
+                continue
+            run.append(m)
+        groups[-1].append(run)
+        template_tokens = [m for m in groups[0][0] if self.t[m].kind not in TRIVIA]
+        if not template_tokens or any(self.t[m].kind != "str" for m in template_tokens):
+            self.fail(i, "the asm statement", "its template is not a string literal")
+        template = "".join(ptx.unescape(self.t[m].text) for m in template_tokens)
+        operands = []
+        for section in groups[1:3]:
+            for run in section:
+                sig = [m for m in run if self.t[m].kind not in TRIVIA]
+                if not sig:
+                    continue
+                if self.t[sig[0]].kind != "str" or len(sig) < 3 or not self.is_punct(sig[1], "(") or \
+                        self.match_forward(sig[1]) != sig[-1]:
+                    self.fail(sig[0], "the asm statement", "an operand is not \"constraint\"(expression)")
+                operands.append((ptx.unescape(self.t[sig[0]].text), self.text_between(sig[1] + 1, sig[-1] - 1)))
+        try:
+            text = ptx.translate(template, operands)
+        except ptx.PtxError as e:
+            self.fail(i, "inline PTX", f"{e} is not one the simulator runs (tools/nvcc/ptx.py lists them)")
+        self.replace_span(i, close, text)
+        return close
+
     def rewrite_device_operations(self):
         """In every __global__, __device__ and __host__ __device__ function body: integer casts
         become ::cusim::detail::gpu_cast<T>(x) and shifts gpu_shl/gpu_shr(a, b) (compound:
