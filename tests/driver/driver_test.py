@@ -171,6 +171,22 @@ class Cases:
                       "the error")
             expect_in("curand); the simulator cannot run NVIDIA's own, which drives a GPU\n", p.stderr, "the error")
 
+    def header_hygiene(self):
+        """A program's own lerp (cuda-samples' helper_math.h), clamp, saturate, min/max and signbit
+        overloads, midpoint under `using namespace std;` ... beside <cuda_runtime.h> compile as with
+        nvcc, whose default dialect is C++17; with -std=c++20 lerp clashes with libstdc++'s ::lerp,
+        as it does with nvcc -std=c++20."""
+        src = os.path.join(HERE, "header_hygiene", "hygiene.cu")
+        compilers = [[]] + ([["-ccbin", "clang++"]] if shutil.which("clang++") else [])
+        for ccbin in compilers:
+            for std in ([], ["-std=c++17"]):
+                prog = os.path.join(self.work, "hygiene")
+                self.nv(*ccbin, *std, "-O1", src, "-o", prog)
+                expect_equal(run([prog], self.work).stdout, "1 1 1 5 4 3.35 5 4 16\n",
+                             f"the program's output ({' '.join(ccbin + std) or 'defaults'})")
+        p = self.nv("-std=c++20", "-c", src, "-o", "hygiene20.o", expect_rc=1)
+        expect_in(f"{src}:12:", p.stderr, "C++20's ::lerp against the program's")
+
     # -- dependency files
     def dependencies(self):
         os.makedirs(os.path.join(self.work, "src"))

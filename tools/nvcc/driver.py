@@ -86,6 +86,11 @@ def host_compilers(o):
     return cxx, c
 
 
+def cxx20_asked(o):
+    """Whether the command line asks for C++20 or later (nvcc's default is C++17)."""
+    return o.std is not None and o.std.partition("++")[2] not in ("03", "11", "14", "17")
+
+
 def cxx_std(o):
     """C++20 at least: the simulator's headers need it; a later dialect asked for is kept."""
     if o.std is None:
@@ -311,6 +316,10 @@ class Driver:
             if kind == "cu":
                 cmd.append("-D__CUDACC__")
             cmd += self.version_defines()
+        if kind != "c" and not cxx20_asked(o):
+            # C++20's library additions a C++17 program may define itself (std::lerp, ::lerp):
+            # under other names, as nvcc's default dialect has them (cxx17_library.hpp).
+            cmd += ["-include", "cusim/backend/sim/cxx17_library.hpp"]
         if source != original:  # "..." includes of the rewritten copy resolve beside the original
             cmd += ["-iquote", os.path.dirname(os.path.abspath(original))]
         cmd += o.host_flags
