@@ -15,15 +15,17 @@
 
 constexpr int threads = 128;
 
-__global__ void block_primitives(const int* in, int* sums, int* partial, int* scans, int* warps) {
+__global__ void block_primitives(const int* in, int* sums, int* partial, int* scans, int* warps, int* lanes) {
   typedef cub::BlockLoad<int, threads, 4, cub::BLOCK_LOAD_WARP_TRANSPOSE> Load;
   typedef cub::BlockReduce<int, threads> Reduce;
   typedef cub::BlockScan<int, threads> Scan;
   typedef cub::BlockStore<int, threads, 4, cub::BLOCK_STORE_DIRECT> Store;
   typedef cub::WarpReduce<int> Warp;
+  typedef cub::WarpScan<int, 8> Lanes;  // logical warps of 8 lanes
   __shared__ typename Reduce::TempStorage reduce_storage;
   __shared__ typename Scan::TempStorage scan_storage;
   __shared__ typename Warp::TempStorage warp_storage[threads / 32];
+  __shared__ typename Lanes::TempStorage lanes_storage[threads / 8];
   __shared__ typename Load::TempStorage load_storage;
   __shared__ typename Store::TempStorage store_storage;
   int items[4];
@@ -37,19 +39,23 @@ __global__ void block_primitives(const int* in, int* sums, int* partial, int* sc
   Store(store_storage).Store(scans + blockIdx.x * threads * 4, items);
   int w = Warp(warp_storage[threadIdx.x / 32]).Sum(static_cast<int>(threadIdx.x));
   if (threadIdx.x % 32 == 0) warps[blockIdx.x * (threads / 32) + threadIdx.x / 32] = w;
+  int lane_scan = 0, lane_total = 0;
+  Lanes(lanes_storage[threadIdx.x / 8]).ExclusiveScan(static_cast<int>(threadIdx.x % 8) + 1, lane_scan, 100, cub::Sum(), lane_total);
+  lanes[blockIdx.x * threads + threadIdx.x] = lane_scan * 100 + lane_total;
 }
 
 int main() {
   const int blocks = 3;
   const int n = blocks * threads * 4;
-  int *in, *sums, *partial, *scans, *warps;
+  int *in, *sums, *partial, *scans, *warps, *lanes;
   CHECK_EQ(cudaMallocManaged(&in, n * sizeof(int)), cudaSuccess);
   CHECK_EQ(cudaMallocManaged(&sums, blocks * sizeof(int)), cudaSuccess);
   CHECK_EQ(cudaMallocManaged(&partial, blocks * sizeof(int)), cudaSuccess);
   CHECK_EQ(cudaMallocManaged(&scans, n * sizeof(int)), cudaSuccess);
   CHECK_EQ(cudaMallocManaged(&warps, blocks * (threads / 32) * sizeof(int)), cudaSuccess);
+  CHECK_EQ(cudaMallocManaged(&lanes, blocks * threads * sizeof(int)), cudaSuccess);
   for (int i = 0; i < n; i++) in[i] = (i * 37) % 101 - 50;
-  block_primitives<<<blocks, threads>>>(in, sums, partial, scans, warps);
+  block_primitives<<<blocks, threads>>>(in, sums, partial, scans, warps, lanes);
   CHECK_EQ(cudaDeviceSynchronize(), cudaSuccess);
   for (int b = 0; b < blocks; b++) {
     const int* block = in + b * threads * 4;
@@ -64,6 +70,12 @@ int main() {
     }
     CHECK_EQ(wrong, 0);
     for (int w = 0; w < threads / 32; w++) CHECK_EQ(warps[b * (threads / 32) + w], 32 * 32 * w + 31 * 32 / 2);
+    wrong = 0;
+    for (int t = 0; t < threads; t++) {
+      const int l = t % 8;  // lanes 1..l before it, from 100; all 8 lanes: 36
+      wrong += lanes[b * threads + t] != (100 + l * (l + 1) / 2) * 100 + 36;
+    }
+    CHECK_EQ(wrong, 0);
   }
 
   // DeviceReduce::Sum, DeviceScan::InclusiveSum, DeviceRadixSort::SortPairs: the size query, then
@@ -148,6 +160,20 @@ int main() {
   const float want[] = {1e30f, 3.5f, 0.25f, 0.0f, -0.0f, -2.0f, -1e30f};
   for (size_t i = 0; i < f.size(); i++) CHECK_EQ(fs[i], want[i]);
   CHECK(!std::signbit(fs[3]) && std::signbit(fs[4]));
+  CHECK_EQ(cudaFree(temp), cudaSuccess);
+
+  // The DoubleBuffer form: the result in the buffer Current() names afterwards.
+  cub::DoubleBuffer<unsigned> db(d_keys, d_keys_out);
+  bytes = 0;
+  CHECK_EQ(cub::DeviceRadixSort::SortKeys(nullptr, bytes, db, m), cudaSuccess);
+  CHECK_EQ(cudaMalloc(&temp, bytes), cudaSuccess);
+  CHECK_EQ(cub::DeviceRadixSort::SortKeys(temp, bytes, db, m), cudaSuccess);
+  CHECK_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  CHECK(db.Current() == d_keys_out);
+  CHECK_EQ(cudaMemcpy(sorted_keys.data(), db.Current(), m * sizeof(unsigned), cudaMemcpyDeviceToHost), cudaSuccess);
+  std::vector<unsigned> want_keys(keys);
+  std::sort(want_keys.begin(), want_keys.end());
+  CHECK(sorted_keys == want_keys);
   CHECK_EQ(cudaFree(temp), cudaSuccess);
 
   // A reduction told one item more than d_values has: the kernel's read past the end is reported.

@@ -12,3 +12,4 @@
 #include <cub/device/device_scan.cuh>
 #include <cub/thread/thread_operators.cuh>
 #include <cub/warp/warp_reduce.cuh>
+#include <cub/warp/warp_scan.cuh>

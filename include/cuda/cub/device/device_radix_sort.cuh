@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cub/detail/cusim_cub.cuh>
+#include <cub/device/device_reduce.cuh>
 
 #include <cstdint>
 #include <cstring>
@@ -17,6 +18,21 @@
 namespace cub {
 
 struct NullType {};
+
+/// A pair of buffers of which one holds the data (Current()) and the other is free (Alternate()):
+/// the DoubleBuffer forms of DeviceRadixSort sort from Current() and leave the result in the one
+/// selector then names.
+template <typename T>
+struct DoubleBuffer {
+  T* d_buffers[2];
+  int selector;
+
+  __host__ __device__ __forceinline__ DoubleBuffer() : d_buffers{nullptr, nullptr}, selector(0) {}
+  __host__ __device__ __forceinline__ DoubleBuffer(T* d_current, T* d_alternate)
+      : d_buffers{d_current, d_alternate}, selector(0) {}
+  __host__ __device__ __forceinline__ T* Current() { return d_buffers[selector]; }
+  __host__ __device__ __forceinline__ T* Alternate() { return d_buffers[selector ^ 1]; }
+};
 
 namespace cusim_detail {
 
@@ -100,6 +116,37 @@ cudaError_t radix_sort(void* d_temp_storage, std::size_t& temp_storage_bytes, co
 }  // namespace cusim_detail
 
 struct DeviceRadixSort {
+  // The DoubleBuffer forms: sorted from Current() into Alternate(), which becomes Current(). They
+  // ask for no more temporary storage than CUB's minimum (the buffers are the scratch space).
+  template <typename KeyT>
+  static cudaError_t SortKeys(void* d_temp_storage, std::size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,
+                              int num_items, int begin_bit = 0, int end_bit = sizeof(KeyT) * 8,
+                              cudaStream_t stream = 0) {
+    return double_buffer<false, KeyT, NullType>(d_temp_storage, temp_storage_bytes, d_keys, nullptr, num_items,
+                                                begin_bit, end_bit, stream);
+  }
+  template <typename KeyT>
+  static cudaError_t SortKeysDescending(void* d_temp_storage, std::size_t& temp_storage_bytes,
+                                        DoubleBuffer<KeyT>& d_keys, int num_items, int begin_bit = 0,
+                                        int end_bit = sizeof(KeyT) * 8, cudaStream_t stream = 0) {
+    return double_buffer<true, KeyT, NullType>(d_temp_storage, temp_storage_bytes, d_keys, nullptr, num_items,
+                                               begin_bit, end_bit, stream);
+  }
+  template <typename KeyT, typename ValueT>
+  static cudaError_t SortPairs(void* d_temp_storage, std::size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,
+                               DoubleBuffer<ValueT>& d_values, int num_items, int begin_bit = 0,
+                               int end_bit = sizeof(KeyT) * 8, cudaStream_t stream = 0) {
+    return double_buffer<false, KeyT, ValueT>(d_temp_storage, temp_storage_bytes, d_keys, &d_values, num_items,
+                                              begin_bit, end_bit, stream);
+  }
+  template <typename KeyT, typename ValueT>
+  static cudaError_t SortPairsDescending(void* d_temp_storage, std::size_t& temp_storage_bytes,
+                                         DoubleBuffer<KeyT>& d_keys, DoubleBuffer<ValueT>& d_values, int num_items,
+                                         int begin_bit = 0, int end_bit = sizeof(KeyT) * 8, cudaStream_t stream = 0) {
+    return double_buffer<true, KeyT, ValueT>(d_temp_storage, temp_storage_bytes, d_keys, &d_values, num_items,
+                                             begin_bit, end_bit, stream);
+  }
+
   template <typename KeyT>
   static cudaError_t SortKeys(void* d_temp_storage, std::size_t& temp_storage_bytes, const KeyT* d_keys_in,
                               KeyT* d_keys_out, int num_items, int begin_bit = 0,
@@ -135,6 +182,30 @@ struct DeviceRadixSort {
     return cusim_detail::radix_sort<true, KeyT, ValueT>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
                                                         d_values_in, d_values_out, num_items, begin_bit, end_bit,
                                                         stream);
+  }
+
+ private:
+  template <bool Descending, typename KeyT, typename ValueT>
+  static cudaError_t double_buffer(void* d_temp_storage, std::size_t& temp_storage_bytes, DoubleBuffer<KeyT>& keys,
+                                   DoubleBuffer<ValueT>* values, int num_items, int begin_bit, int end_bit,
+                                   cudaStream_t stream) {
+    if (d_temp_storage == nullptr) {
+      temp_storage_bytes = cusim_detail::reduce_temp_bytes;
+      return cudaSuccess;
+    }
+    if (temp_storage_bytes < cusim_detail::reduce_temp_bytes) return cudaErrorInvalidValue;
+    // The current buffers are the input and the scratch space; the result goes to the alternates.
+    const ValueT* values_in = values ? values->Current() : nullptr;
+    ValueT* values_out = values ? values->Alternate() : nullptr;
+    ValueT* values_tmp = values ? values->Current() : nullptr;
+    cudaError_t e = CUSIM_CUB_LAUNCH((cusim_detail::radix_sort_kernel<Descending, KeyT, ValueT>), 1, 1, stream,
+                                     static_cast<const KeyT*>(keys.Current()), keys.Alternate(), values_in,
+                                     values_out, num_items, begin_bit, end_bit, keys.Current(), values_tmp);
+    if (e == cudaSuccess) {
+      keys.selector ^= 1;
+      if (values) values->selector ^= 1;
+    }
+    return e;
   }
 };
 
