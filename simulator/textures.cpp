@@ -310,7 +310,16 @@ detail::texel4 sample(const object& o, detail::texture_op op, float x, float y, 
   std::int64_t first[3] = {0, 0, 0};
   int weight[3] = {0, 0, 0};
   for (int a = 0; a < dims; ++a) {
-    const float scaled = normalized ? c[a] * static_cast<float>(sizes[a]) : c[a];
+    // Wrap and mirror act on the normalized coordinate before it is scaled (the Programming
+    // Guide's frac(x) and 1 - frac(x)); scaling first loses bits that the GPU keeps
+    // (simpleTexture's rotated image differs from the GPU's at the wrapped edges otherwise).
+    float ca = c[a];
+    if (normalized && ca == ca && (t.addressMode[a] == cudaAddressModeWrap || t.addressMode[a] == cudaAddressModeMirror)) {
+      const float whole = std::floor(ca);
+      ca -= whole;
+      if (t.addressMode[a] == cudaAddressModeMirror && std::fmod(whole, 2.f) != 0.f) ca = 1.f - ca;
+    }
+    const float scaled = normalized ? ca * static_cast<float>(sizes[a]) : ca;
     if (linear) {
       const float shifted = scaled - 0.5f;
       first[a] = floor_index(shifted);
@@ -344,30 +353,37 @@ detail::texel4 sample(const object& o, detail::texture_op op, float x, float y, 
     return finish(f);
   }
 
-  float acc[4] = {0.f, 0.f, 0.f, 0.f};
-  std::int64_t sum[4] = {0, 0, 0, 0};
-  const int shift = 8 * (dims - 1);
-  for (int corner = 0; corner < (1 << dims); ++corner) {
-    std::int64_t w = 1;
-    std::int64_t index[3] = {0, 0, 0};
-    for (int a = 0; a < dims; ++a) {
-      const bool second = (corner >> a) & 1;
-      w *= second ? weight[a] : 256 - weight[a];
-      index[a] = first[a] + (second ? 1 : 0);
+  // The corners' weights in 1/256, summing to 256: along x, 256 - A and A; each further axis splits
+  // a weight w into w - round(w * B / 256) and round(w * B / 256). In 2-D that is the product A * B
+  // rounded, and A, B and 256 - A - B less or plus it for the others, as the H100's results show.
+  std::int64_t weights[8] = {256 - weight[0], weight[0]};
+  for (int a = 1; a < dims; ++a)
+    for (int k = (1 << a) - 1; k >= 0; --k) {
+      const std::int64_t second = (weights[k] * weight[a] + 128) >> 8;
+      weights[k + (1 << a)] = second;
+      weights[k] -= second;
     }
-    if (shift > 0) w = (w + (std::int64_t{1} << (shift - 1))) >> shift;  // the GPU's 1/256 weights
+  // Float texels: the weighted sum rounded once (equal texels give back their value exactly).
+  double acc[4] = {0, 0, 0, 0};
+  std::int64_t sum[4] = {0, 0, 0, 0};
+  for (int corner = 0; corner < (1 << dims); ++corner) {
+    const std::int64_t w = weights[corner];
     if (w == 0) continue;
+    std::int64_t index[3] = {0, 0, 0};
+    for (int a = 0; a < dims; ++a) index[a] = first[a] + ((corner >> a) & 1);
     const texel_values tv = texel_at(index);
     for (int k = 0; k < 4; ++k) {
       if (d == domain::unorm16)
         sum[k] += w * tv.i[k];
       else
-        acc[k] += static_cast<float>(w) / 256.f * tv.f[k];
+        acc[k] += static_cast<double>(w) * static_cast<double>(tv.f[k]);
     }
   }
-  if (d == domain::unorm16)
-    for (int k = 0; k < 4; ++k) acc[k] = static_cast<float>((sum[k] + 128) >> 8) / 65535.f;
-  return finish(acc);
+  float result[4];
+  for (int k = 0; k < 4; ++k)
+    result[k] = d == domain::unorm16 ? static_cast<float>((sum[k] + 128) >> 8) / 65535.f
+                                     : static_cast<float>(acc[k] / 256.0);
+  return finish(result);
 }
 
 /// The view of a resource description, or the CUDA error that refuses it.
