@@ -268,6 +268,26 @@ cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream, cudaStreamCaptureStatu
   return cudaSuccess;
 }
 
+cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t stream, cudaGraphNode_t* dependencies,
+                                                const cudaGraphEdgeData* edge_data, std::size_t count, unsigned flags) {
+  if (flags > cudaStreamSetCaptureDependencies || (count > 0 && dependencies == nullptr))
+    return fail(cudaErrorInvalidValue);
+  if (!stream_is_valid(stream)) return fail(cudaErrorInvalidResourceHandle);
+  for (std::size_t i = 0; edge_data != nullptr && i < count; ++i)
+    if (edge_data[i].from_port != 0 || edge_data[i].to_port != 0 || edge_data[i].type != 0)
+      return fail(cudaErrorNotSupported);  // only full-completion edges
+  std::lock_guard lock(cusim::sim::mutex);
+  const auto sequence = cusim::sim::sequence_of(stream);
+  if (sequence == nullptr) return fail(cudaErrorIllegalState);
+  if (sequence->invalidated) return fail(cudaErrorStreamCaptureInvalidated);
+  if (!dependencies_in_graph(sequence->graph, dependencies, count)) return fail(cudaErrorInvalidValue);
+  std::vector<cudaGraphNode_t>& deps = sequence->dependencies[stream];
+  if (flags == cudaStreamSetCaptureDependencies) deps.clear();
+  for (std::size_t i = 0; i < count; ++i)
+    if (std::find(deps.begin(), deps.end(), dependencies[i]) == deps.end()) deps.push_back(dependencies[i]);
+  return cudaSuccess;
+}
+
 cudaError_t cudaThreadExchangeStreamCaptureMode(cudaStreamCaptureMode* mode) {
   if (mode == nullptr || *mode < cudaStreamCaptureModeGlobal || *mode > cudaStreamCaptureModeRelaxed)
     return fail(cudaErrorInvalidValue);

@@ -778,3 +778,65 @@ TEST_CASE("a WHILE body captured from a stream into the node's graph, with an IF
   CHECK(cudaStreamDestroy(s) == cudaSuccess);
   CHECK(cudaFree(d) == cudaSuccess);
 }
+
+TEST_CASE("a conditional node added to a graph being captured, its body captured from another stream") {
+  constexpr int n = 32;
+  int *d = nullptr, *value = nullptr;
+  REQUIRE(cudaMalloc(&d, n * sizeof(int)) == cudaSuccess);
+  REQUIRE(cudaMalloc(&value, sizeof(int)) == cudaSuccess);
+  cudaStream_t s, body_stream;
+  REQUIRE(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) == cudaSuccess);
+  REQUIRE(cudaStreamCreateWithFlags(&body_stream, cudaStreamNonBlocking) == cudaSuccess);
+
+  REQUIRE(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal) == cudaSuccess);
+  cusim::launch(set_each, cusim::launch_config{1, n, 0, s}, d, 5, n);
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  cudaGraph_t capturing = nullptr;
+  const cudaGraphNode_t* deps = nullptr;
+  std::size_t count = 0;
+  REQUIRE(cudaStreamGetCaptureInfo(s, &status, nullptr, &capturing, &deps, nullptr, &count) == cudaSuccess);
+  REQUIRE(status == cudaStreamCaptureStatusActive);
+  REQUIRE(count == 1);
+  cudaGraphConditionalHandle handle = 0;
+  REQUIRE(cudaGraphConditionalHandleCreate(&handle, capturing) == cudaSuccess);
+  cusim::launch(choose, cusim::launch_config{1, 1, 0, s}, handle, static_cast<const int*>(value));
+  REQUIRE(cudaStreamGetCaptureInfo(s, &status, nullptr, nullptr, &deps, nullptr, &count) == cudaSuccess);
+  cudaGraphNodeParams p = conditional_params(handle, cudaGraphCondTypeIf, 1);
+  cudaGraphNode_t if_node;
+  REQUIRE(cudaGraphAddNode(&if_node, capturing, deps, nullptr, count, &p) == cudaSuccess);
+  CHECK(cudaStreamUpdateCaptureDependencies(s, &if_node, nullptr, 1, 2) == cudaErrorInvalidValue);
+  REQUIRE(cudaStreamUpdateCaptureDependencies(s, &if_node, nullptr, 1, cudaStreamSetCaptureDependencies) ==
+          cudaSuccess);
+  // The body: add 10, captured from another stream into the node's body graph.
+  REQUIRE(cudaStreamBeginCaptureToGraph(body_stream, p.conditional.phGraph_out[0], nullptr, nullptr, 0,
+                                        cudaStreamCaptureModeGlobal) == cudaSuccess);
+  cusim::launch(add_to_each, cusim::launch_config{1, n, 0, body_stream}, d, 10, n);
+  cudaGraph_t body = nullptr;
+  REQUIRE(cudaStreamEndCapture(body_stream, &body) == cudaSuccess);
+  CHECK(body == p.conditional.phGraph_out[0]);
+  // After the IF node, on the first stream: add 1.
+  cusim::launch(add_to_each, cusim::launch_config{1, n, 0, s}, d, 1, n);
+  cudaGraph_t graph = nullptr;
+  REQUIRE(cudaStreamEndCapture(s, &graph) == cudaSuccess);
+  CHECK(graph == capturing);
+  CHECK(cudaStreamUpdateCaptureDependencies(s, &if_node, nullptr, 1, 0) == cudaErrorIllegalState);
+
+  cudaGraphExec_t exec;
+  REQUIRE(cudaGraphInstantiate(&exec, graph, 0) == cudaSuccess);
+  for (const int v : {1, 0}) {
+    std::vector<int> h(n, -1);
+    CHECK(cudaMemcpy(value, &v, sizeof v, cudaMemcpyHostToDevice) == cudaSuccess);
+    CHECK(cudaGraphLaunch(exec, s) == cudaSuccess);
+    CHECK(cudaMemcpyAsync(h.data(), d, n * sizeof(int), cudaMemcpyDeviceToHost, s) == cudaSuccess);
+    CHECK(cudaStreamSynchronize(s) == cudaSuccess);
+    CHECK(h[0] == (v != 0 ? 16 : 6));
+    CHECK(h[n - 1] == h[0]);
+  }
+  CHECK(cudaGraphExecDestroy(exec) == cudaSuccess);
+  CHECK(cudaGraphDestroy(graph) == cudaSuccess);
+  CHECK(cudaStreamDestroy(s) == cudaSuccess);
+  CHECK(cudaStreamDestroy(body_stream) == cudaSuccess);
+  CHECK(cudaFree(d) == cudaSuccess);
+  CHECK(cudaFree(value) == cudaSuccess);
+  (void)cudaGetLastError();
+}

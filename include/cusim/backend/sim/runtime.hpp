@@ -163,6 +163,11 @@ cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream, cudaStreamCaptureStatu
                                      unsigned long long* id = nullptr, cudaGraph_t* graph = nullptr,
                                      const cudaGraphNode_t** dependencies = nullptr,
                                      const cudaGraphEdgeData** edge_data = nullptr, std::size_t* count = nullptr);
+/// What the stream's next captured work depends on: these nodes of its capture's graph besides
+/// (cudaStreamAddCaptureDependencies) or instead of (cudaStreamSetCaptureDependencies) the others.
+cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t stream, cudaGraphNode_t* dependencies,
+                                                const cudaGraphEdgeData* edge_data, std::size_t count,
+                                                unsigned flags = 0);
 cudaError_t cudaThreadExchangeStreamCaptureMode(cudaStreamCaptureMode* mode);
 
 cudaError_t cudaEventCreate(cudaEvent_t* event);

@@ -538,6 +538,10 @@ enum cudaStreamCaptureMode : int {
   cudaStreamCaptureModeThreadLocal = 1,
   cudaStreamCaptureModeRelaxed = 2,
 };
+enum cudaStreamUpdateCaptureDependenciesFlags : int {
+  cudaStreamAddCaptureDependencies = 0x0,
+  cudaStreamSetCaptureDependencies = 0x1,
+};
 enum cudaStreamCaptureStatus : int {
   cudaStreamCaptureStatusNone = 0,
   cudaStreamCaptureStatusActive = 1,
