@@ -432,6 +432,14 @@ kernel_error host_function_in_kernel_error(uint3 tid, uint3 ctaid, std::string_v
                      {});
 }
 
+kernel_error unsimulated_device_function_error(uint3 tid, uint3 ctaid, std::string_view function) {
+  return fault_error(fault_kind::exception, tid, ctaid,
+                     fmt::format("{} was called in a kernel: the simulator does not simulate the device runtime's "
+                                 "events (docs/unmodified-cuda.md, \"Dynamic parallelism\")",
+                                 function),
+                     {});
+}
+
 std::logic_error outside_kernel_error(std::string_view what) {
   return std::logic_error(fmt::format("cusim: {} used outside a kernel", what));
 }

@@ -170,6 +170,9 @@ kernel_error surface_out_of_range_error(uint3 tid, uint3 ctaid, std::string_view
 /// A kernel thread called `function`, a host-only runtime function (the device runtime has no
 /// such entry; nvcc rejects the call in device code).
 kernel_error host_function_in_kernel_error(uint3 tid, uint3 ctaid, std::string_view function);
+/// A kernel thread called `function`, part of CUDA's device runtime that the simulator does not
+/// simulate (device-side events).
+kernel_error unsimulated_device_function_error(uint3 tid, uint3 ctaid, std::string_view function);
 
 /// Reports of what C++ leaves undefined and the GPU defines (gpu_defined.cpp), each one line
 /// naming the operation, the GPU's value the program goes on with, and the place; `in_kernel`

@@ -158,9 +158,10 @@ cudaError_t device_last_error(bool reset) noexcept {
   return code;
 }
 
-void refuse_in_kernel(const char* function) {
+void refuse_in_kernel(const char* function, bool device_runtime) {
   const detail::sim_thread& t = *detail::current_thread_;
-  raise_fault(host_function_in_kernel_error(t.thread_idx, t.block->block_idx, function));
+  raise_fault(device_runtime ? unsimulated_device_function_error(t.thread_idx, t.block->block_idx, function)
+                             : host_function_in_kernel_error(t.thread_idx, t.block->block_idx, function));
 }
 
 }  // namespace cusim::sim

@@ -53,7 +53,8 @@ void set_device_last_error(cudaError_t code) noexcept;
 cudaError_t device_last_error(bool reset) noexcept;
 
 /// A host-only runtime function called in a kernel (nvcc rejects it in device code; CUDA 12
-/// removed the device-side cudaDeviceSynchronize): a tagged fault of the calling thread.
-[[noreturn]] void refuse_in_kernel(const char* function);
+/// removed the device-side cudaDeviceSynchronize), or one of the device runtime's the simulator
+/// does not simulate (`device_runtime`: device-side events): a tagged fault of the calling thread.
+[[noreturn]] void refuse_in_kernel(const char* function, bool device_runtime = false);
 
 }  // namespace cusim::sim

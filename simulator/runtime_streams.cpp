@@ -86,6 +86,7 @@ cudaError_t cudaStreamQuery(cudaStream_t stream) {
   return cusim::sim::is_idle(stream) ? cudaSuccess : cudaErrorNotReady;
 }
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned flags) {
+  if (cusim::sim::in_kernel()) cusim::sim::refuse_in_kernel("cudaStreamWaitEvent", true);
   if (!cusim::sim::stream_is_valid(stream) || !cusim::sim::event_is_valid(event))
     return fail(cudaErrorInvalidResourceHandle);
   if (flags != cudaEventWaitDefault) return fail(cudaErrorInvalidValue);  // external waits are not simulated
@@ -156,11 +157,13 @@ cudaError_t cudaStreamGetAttribute(cudaStream_t stream, cudaLaunchAttributeID at
 
 cudaError_t cudaEventCreate(cudaEvent_t* event) { return cudaEventCreateWithFlags(event, cudaEventDefault); }
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned flags) {
+  if (cusim::sim::in_kernel()) cusim::sim::refuse_in_kernel("cudaEventCreateWithFlags", true);
   if (event == nullptr || flags > (cudaEventBlockingSync | cudaEventDisableTiming)) return fail(cudaErrorInvalidValue);
   *event = cusim::sim::create_event(flags);
   return cudaSuccess;
 }
 cudaError_t cudaEventDestroy(cudaEvent_t event) {
+  if (cusim::sim::in_kernel()) cusim::sim::refuse_in_kernel("cudaEventDestroy", true);
   if (cusim::sim::event_is_valid(event)) cusim::sim::forget_captured_event(event);
   return cusim::sim::destroy_event(event) ? cudaSuccess : fail(cudaErrorInvalidResourceHandle);
 }
@@ -168,6 +171,7 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
   return cudaEventRecordWithFlags(event, stream, cudaEventRecordDefault);
 }
 cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned flags) {
+  if (cusim::sim::in_kernel()) cusim::sim::refuse_in_kernel("cudaEventRecord", true);
   if (!cusim::sim::event_is_valid(event) || !cusim::sim::stream_is_valid(stream))
     return fail(cudaErrorInvalidResourceHandle);
   if (flags != cudaEventRecordDefault && flags != cudaEventRecordExternal) return fail(cudaErrorInvalidValue);

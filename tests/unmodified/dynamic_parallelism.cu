@@ -154,6 +154,8 @@ __global__ void waits_for_children(int* out) {
   cudaDeviceSynchronize();  // CUDA 12 removed it from the device runtime
 }
 
+__global__ void records_an_event(cudaEvent_t event) { cudaEventRecord(event, 0); }
+
 int main() {
   // Recursion 20 deep, each level reading its parent's value.
   {
@@ -359,6 +361,22 @@ int main() {
     CHECK(report.rfind("tid=[0, 0, 0] ctaid=[0, 0, 0]: cudaDeviceSynchronize was called in a kernel", 0) == 0);
     if (report.rfind("tid=[0, 0, 0] ctaid=[0, 0, 0]: cudaDeviceSynchronize", 0) != 0)
       std::printf("report: %s", report.c_str());
+    CHECK_EQ(cudaDeviceReset(), cudaSuccess);
+  }
+  // Device-side events are not simulated: a tagged fault naming the call, never a host event.
+  {
+    cudaEvent_t event;
+    CHECK_EQ(cudaEventCreate(&event), cudaSuccess);
+    std::string report;
+    {
+      stderr_capture capture;
+      records_an_event<<<1, 1>>>(event);
+      CHECK_EQ(cudaDeviceSynchronize(), cudaErrorLaunchFailure);
+      report = capture.text();
+    }
+    CHECK(report.rfind("tid=[0, 0, 0] ctaid=[0, 0, 0]: cudaEventRecord was called in a kernel: the simulator does "
+                       "not simulate",
+                       0) == 0);
     CHECK_EQ(cudaDeviceReset(), cudaSuccess);
   }
   return finish();
