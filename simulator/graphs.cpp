@@ -29,6 +29,17 @@
 #undef gridDim
 #undef blockDim
 
+namespace cusim::sim {
+/// A conditional handle's value. The graph it was made for and the executable graphs made from
+/// that graph hold it, so that an executable graph works on after its graph is destroyed.
+struct conditional_value {
+  std::atomic<unsigned> value;
+  unsigned default_value;
+  bool assign_default;
+  cudaGraph_t graph;
+};
+}  // namespace cusim::sim
+
 struct CUgraphNode_st {
   CUgraph_st* graph = nullptr;
   cusim::sim::node_work work;
@@ -37,13 +48,14 @@ struct CUgraphNode_st {
 
 struct CUgraph_st {
   std::vector<std::unique_ptr<CUgraphNode_st>> nodes;  // in the order they were added
-  std::vector<cudaGraphConditionalHandle> handles;     // made for its conditional nodes
+  std::vector<std::shared_ptr<cusim::sim::conditional_value>> handles;  // made for its conditional nodes
   bool body = false;                                   // a conditional node's body, owned by the node
 };
 
 struct CUgraphExec_st {
   std::vector<cusim::sim::node_work> steps;            // in launch order
-  std::vector<cudaGraphConditionalHandle> defaults;    // handles set to their default at each launch
+  std::vector<std::shared_ptr<cusim::sim::conditional_value>> defaults;  // set to their default at each launch
+  std::vector<std::shared_ptr<cusim::sim::conditional_value>> held;      // every handle its nodes use
   std::vector<std::size_t> step_of;                    // node index (order added) -> step
   std::vector<std::vector<std::size_t>> dependencies;  // node index -> its dependencies' indices, sorted
   std::unordered_map<const CUgraphNode_st*, std::size_t> step_of_node;  // nodes of the graphs it came from
@@ -89,25 +101,18 @@ cudaGraphNodeType type_of(const node_work& work) {
   return types[work.index()];
 }
 
-/// A conditional handle's value. Handles live as long as the graph they were made for.
-struct conditional_value {
-  std::atomic<unsigned> value;
-  unsigned default_value;
-  bool assign_default;
-  cudaGraph_t graph;
-};
 std::mutex conditionals_mutex;
-std::unordered_map<cudaGraphConditionalHandle, std::unique_ptr<conditional_value>> conditionals;
+std::unordered_map<cudaGraphConditionalHandle, std::weak_ptr<conditional_value>> conditionals;
 cudaGraphConditionalHandle next_handle = 1;
 
-conditional_value* find_conditional(cudaGraphConditionalHandle handle) {
+/// The handle's value while a graph or an executable graph holds it; null otherwise.
+std::shared_ptr<conditional_value> find_conditional(cudaGraphConditionalHandle handle) {
   std::lock_guard lock(conditionals_mutex);
   auto it = conditionals.find(handle);
-  return it != conditionals.end() ? it->second.get() : nullptr;
-}
-void forget_conditionals(const std::vector<cudaGraphConditionalHandle>& handles) {
-  std::lock_guard lock(conditionals_mutex);
-  for (cudaGraphConditionalHandle h : handles) conditionals.erase(h);
+  if (it == conditionals.end()) return nullptr;
+  auto v = it->second.lock();
+  if (v == nullptr) conditionals.erase(it);
+  return v;
 }
 
 /// `count` dependencies, each a node of `graph`, none twice.
@@ -179,7 +184,7 @@ cudaError_t run(const node_work& work, cudaStream_t stream);
 void run_conditional(const conditional_work& c, cudaStream_t stream) {
   run_inline_scope scope(stream);
   const auto value = [&] {
-    conditional_value* v = find_conditional(c.handle);
+    const auto v = find_conditional(c.handle);
     return v != nullptr ? v->value.load() : 0u;
   };
   const auto body = [&](std::size_t i) {
@@ -325,7 +330,6 @@ void destroy_graph(cudaGraph_t graph) {
     graphs.erase(graph);
     for (const auto& n : graph->nodes) nodes.erase(n.get());
   }
-  forget_conditionals(graph->handles);
   delete graph;
 }
 
@@ -602,28 +606,30 @@ cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t* node, cudaGraph_t graph, co
 }
 
 namespace {
-/// The handles of `graph` whose value is its default at the start of each launch.
-void add_defaults(cudaGraph_t graph, std::vector<cudaGraphConditionalHandle>& defaults) {
-  for (cudaGraphConditionalHandle h : graph->handles)
-    if (conditional_value* v = find_conditional(h); v != nullptr && v->assign_default) defaults.push_back(h);
+/// The handles of `graph` held by `exec`, and those whose value is their default at each launch.
+void add_handles(cudaGraph_t graph, CUgraphExec_st& exec) {
+  for (const auto& v : graph->handles) {
+    exec.held.push_back(v);
+    if (v->assign_default) exec.defaults.push_back(v);
+  }
 }
 /// An executable graph's copy of a conditional node: its bodies' steps, as they are now (nested
 /// conditional nodes too). A body holds kernel, copy, memset, empty and conditional nodes only.
-cudaError_t compile_conditional(node_work& work, std::vector<cudaGraphConditionalHandle>& defaults) {
+cudaError_t compile_conditional(node_work& work, CUgraphExec_st& exec) {
   auto* c = std::get_if<conditional_work>(&work);
   if (c == nullptr) return cudaSuccess;
   auto compiled = std::make_shared<compiled_bodies>();
   for (cudaGraph_t body : c->bodies->graphs) {
     std::vector<std::size_t> order;
     if (!launch_order(body, order)) return cudaErrorInvalidValue;
-    add_defaults(body, defaults);
+    add_handles(body, exec);
     std::vector<node_work>& steps = compiled->steps.emplace_back();
     for (std::size_t i : order) {
       steps.push_back(body->nodes[i]->work);
       if (std::holds_alternative<host_work>(steps.back()) || std::holds_alternative<alloc_work>(steps.back()) ||
           std::holds_alternative<free_work>(steps.back()))
         return cudaErrorNotSupported;
-      if (cudaError_t e = compile_conditional(steps.back(), defaults); e != cudaSuccess) return e;
+      if (cudaError_t e = compile_conditional(steps.back(), exec); e != cudaSuccess) return e;
     }
   }
   c->compiled = std::move(compiled);
@@ -641,11 +647,11 @@ cudaError_t cudaGraphInstantiate(cudaGraphExec_t* exec, cudaGraph_t graph, unsig
   auto e = std::make_unique<CUgraphExec_st>();
   const auto index = index_of_nodes(graph);
   e->step_of.resize(order.size());
-  add_defaults(graph, e->defaults);
+  add_handles(graph, *e);
   for (std::size_t step = 0; step < order.size(); ++step) {
     const CUgraphNode_st* n = graph->nodes[order[step]].get();
     e->steps.push_back(n->work);
-    if (cudaError_t c = compile_conditional(e->steps.back(), e->defaults); c != cudaSuccess) return fail(c);
+    if (cudaError_t c = compile_conditional(e->steps.back(), *e); c != cudaSuccess) return fail(c);
     e->step_of[order[step]] = step;
     e->step_of_node[n] = step;
   }
@@ -669,8 +675,7 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream) {
     return fail(cudaErrorStreamCaptureUnsupported);  // child graph nodes are not simulated
   if (!exec->defaults.empty())
     run_on(stream, [handles = exec->defaults] {
-      for (cudaGraphConditionalHandle h : handles)
-        if (conditional_value* v = find_conditional(h)) v->value = v->default_value;
+      for (const auto& v : handles) v->value = v->default_value;
     });
   for (const node_work& work : exec->steps)
     if (cudaError_t e = run(work, stream); e != cudaSuccess) return e;
@@ -791,20 +796,20 @@ cudaError_t cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle* handle,
                                              unsigned default_launch_value, unsigned flags) {
   if (handle == nullptr || !graph_is_valid(graph) || (flags & ~unsigned{cudaGraphCondAssignDefault}) != 0)
     return fail(cudaErrorInvalidValue);
-  auto v = std::make_unique<conditional_value>();
+  auto v = std::make_shared<conditional_value>();
   v->value = default_launch_value;
   v->default_value = default_launch_value;
   v->assign_default = (flags & cudaGraphCondAssignDefault) != 0;
   v->graph = graph;
   std::lock_guard lock(conditionals_mutex);
   *handle = next_handle++;
-  conditionals.emplace(*handle, std::move(v));
-  graph->handles.push_back(*handle);
+  conditionals.emplace(*handle, v);
+  graph->handles.push_back(std::move(v));
   return cudaSuccess;
 }
 
 void cudaGraphSetConditional(cudaGraphConditionalHandle handle, unsigned value) {
-  if (conditional_value* v = find_conditional(handle)) v->value = value;
+  if (const auto v = find_conditional(handle)) v->value = value;
 }
 
 cudaError_t cudaGraphAddNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
@@ -832,7 +837,7 @@ cudaError_t cudaGraphAddNode(cudaGraphNode_t* node, cudaGraph_t graph, const cud
   }
   cudaConditionalNodeParams& c = params->conditional;
   return add_checked(node, graph, dependencies, count, [&](node_work& work) {
-    const conditional_value* v = find_conditional(c.handle);
+    const auto v = find_conditional(c.handle);
     const bool size_ok = c.type == cudaGraphCondTypeWhile  ? c.size == 1
                          : c.type == cudaGraphCondTypeIf   ? c.size == 1 || c.size == 2
                          : c.type == cudaGraphCondTypeSwitch ? c.size >= 1

@@ -557,7 +557,9 @@ TEST_CASE("a WHILE node replays its body while the handle is non-zero, from its 
   CHECK(cudaStreamSynchronize(s) == cudaSuccess);
   CHECK(h[0] == 0);
   CHECK(h[1] == 5 + 4 + 3 + 2 + 1);
-  // The loop left the handle at 0; cudaGraphCondAssignDefault makes it 1 again for the next launch.
+  // The loop left the handle at 0; cudaGraphCondAssignDefault makes it 1 again for the next launch,
+  // also once the graph itself is gone.
+  CHECK(cudaGraphDestroy(graph) == cudaSuccess);
   const int three = 3;
   CHECK(cudaMemcpy(d, &three, sizeof three, cudaMemcpyHostToDevice) == cudaSuccess);
   CHECK(cudaGraphLaunch(exec, nullptr) == cudaSuccess);
@@ -566,7 +568,6 @@ TEST_CASE("a WHILE node replays its body while the handle is non-zero, from its 
   CHECK(h[1] == 15 + 3 + 2 + 1);
 
   CHECK(cudaGraphExecDestroy(exec) == cudaSuccess);
-  CHECK(cudaGraphDestroy(graph) == cudaSuccess);
   CHECK(cudaStreamDestroy(s) == cudaSuccess);
   CHECK(cudaFree(d) == cudaSuccess);
 }
