@@ -28,9 +28,12 @@
 #include <exception>
 #include <limits>
 #include <type_traits>
+#include <thread>
 #include <utility>
 
 namespace cusim::detail {
+
+inline void sched_yield_host() { std::this_thread::yield(); }
 
 /// What a program did wrong with a synchronisation object (fail_sync_misuse's `what`).
 enum class sync_misuse : std::uint8_t {
@@ -53,6 +56,19 @@ enum class sync_misuse : std::uint8_t {
 /// fault of the kernel thread; under CUSIM_CHECK=race and init the two ranges are recorded. The
 /// place named is the caller's: inline this into the program's code.
 void check_async_copy(void* dst, const void* src, std::size_t bytes);
+
+/// One turn of a wait that has not ended: the thread yields to the block's other threads at once
+/// (a barrier's waiters would otherwise poll detail::poll_yield_threshold times each first); a
+/// block whose threads all wait with no progress is reported as deadlocked. In host code, the OS
+/// thread yields.
+inline void wait_turn() {
+  if (current_thread_ == nullptr) [[unlikely]] {
+    sched_yield_host();
+    return;
+  }
+  current_thread_->polls = 0;
+  poll_yield();
+}
 
 /// A phase of a barrier completed (the last arrival's thread calls it, when accesses are observed):
 /// for CUSIM_CHECK=race the block's accesses so far are ordered before every later one, as by a
@@ -456,21 +472,17 @@ struct barrier_core {
     const std::uint64_t now = completed();
     if (p + 1 < now)
       fail_sync_misuse(sync_misuse::barrier_stale_token, static_cast<std::int64_t>(p), static_cast<std::int64_t>(now), site);
-    while (completed() <= p) note_atomic(false);
+    while (completed() <= p) wait_turn();
   }
   CUSIM_LCX_ATOMIC_ bool phase_done(const void* owner, const void* token_owner, std::uint64_t p, const source_location& site) const {
     require_ready(site);
     if (token_owner != owner) fail_sync_misuse(sync_misuse::barrier_foreign_token, 0, 0, site);
-    if (completed() > p) return true;
-    note_atomic(false);
-    return false;
+    return completed() > p;
   }
   /// The phase whose parity is `parity` has completed: the current phase's parity differs.
   CUSIM_LCX_ATOMIC_ bool parity_done(bool parity, const source_location& site) const {
     require_ready(site);
-    if (((completed() & 1u) != 0) != parity) return true;
-    note_atomic(false);
-    return false;
+    return ((completed() & 1u) != 0) != parity;
   }
 };
 
@@ -514,8 +526,11 @@ class barrier_base {
   void arrive_and_drop(source_location site = source_location::current()) {
     (void)core_.arrive(1, 1, completion_, site);
   }
+  /// A poll: false counts like an atomic that changed nothing (a loop of them yields).
   [[nodiscard]] bool try_wait(arrival_token&& token, source_location site = source_location::current()) const {
-    return core_.phase_done(this, token.owner_, token.phase_, site);
+    if (core_.phase_done(this, token.owner_, token.phase_, site)) return true;
+    note_atomic(false);
+    return false;
   }
   template <class Rep, class Period>
   [[nodiscard]] bool try_wait_for(arrival_token&& token, const std::chrono::duration<Rep, Period>&,
@@ -524,11 +539,12 @@ class barrier_base {
     return true;
   }
   void wait_parity(bool parity, source_location site = source_location::current()) const {
-    while (!core_.parity_done(parity, site)) {
-    }
+    while (!core_.parity_done(parity, site)) wait_turn();
   }
   [[nodiscard]] bool try_wait_parity(bool parity, source_location site = source_location::current()) const {
-    return core_.parity_done(parity, site);
+    if (core_.parity_done(parity, site)) return true;
+    note_atomic(false);
+    return false;
   }
 
  protected:
