@@ -169,7 +169,7 @@ int main() {
   CHECK_EQ(cudaMalloc(&temp, bytes), cudaSuccess);
   CHECK_EQ(cub::DeviceRadixSort::SortKeys(temp, bytes, db, m), cudaSuccess);
   CHECK_EQ(cudaDeviceSynchronize(), cudaSuccess);
-  CHECK(db.Current() == d_keys_out);
+  CHECK(db.Current() == d_keys || db.Current() == d_keys_out);  // CUB names either, by its passes
   CHECK_EQ(cudaMemcpy(sorted_keys.data(), db.Current(), m * sizeof(unsigned), cudaMemcpyDeviceToHost), cudaSuccess);
   std::vector<unsigned> want_keys(keys);
   std::sort(want_keys.begin(), want_keys.end());
