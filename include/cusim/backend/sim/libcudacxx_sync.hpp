@@ -576,9 +576,12 @@ using ::std::memory_order_release;
 using ::std::memory_order_seq_cst;
 using ::std::ptrdiff_t;
 
+/// As in C++20 (and libcu++), a default-constructed cuda::std::atomic holds T() (a __shared__ one
+/// is never constructed); cuda::atomic's default constructor leaves the value as it is.
 template <class T>
 class atomic : public ::cusim::detail::atomic_object<T> {
  public:
+  constexpr atomic() noexcept : ::cusim::detail::atomic_object<T>(T()) {}
   using ::cusim::detail::atomic_object<T>::atomic_object;
   using ::cusim::detail::atomic_object<T>::operator=;
 };
