@@ -304,6 +304,48 @@ TEST_CASE("curandGenerate lays XORWOW's numbers out as cuRAND's default ordering
   CHECK(curandDestroyGenerator(gen) == CURAND_STATUS_SUCCESS);
 }
 
+// The states persist between calls: one double (two draws of state 0) and then 4096 values:
+// states 1 to 4095 give their first, state 0 its third (not its second).
+TEST_CASE("a host generator's XORWOW states continue from their own last draw") {
+  curandGenerator_t gen = nullptr;
+  REQUIRE(curandCreateGenerator(&gen, CURAND_RNG_PSEUDO_XORWOW) == CURAND_STATUS_SUCCESS);
+  REQUIRE(curandSetPseudoRandomGeneratorSeed(gen, 1234) == CURAND_STATUS_SUCCESS);
+  cusim::device_array<double> one(1);
+  REQUIRE(curandGenerateUniformDouble(gen, one.data(), 1) == CURAND_STATUS_SUCCESS);
+  cusim::device_array<unsigned> bits(4096);
+  REQUIRE(curandGenerate(gen, bits.data(), 4096) == CURAND_STATUS_SUCCESS);
+  const auto b = bits.copy_to_host();
+  CHECK(b[0] == 3522650202u);     // subsequence 1's first
+  CHECK(b[4095] == 3739671282u);  // subsequence 0's third
+  CHECK(curandDestroyGenerator(gen) == CURAND_STATUS_SUCCESS);
+}
+
+// Philox: 65536 states by blocks of four values; MRG32k3a: 81920 states, one value each.
+TEST_CASE("curandGenerate lays Philox's and MRG32k3a's numbers out as cuRAND's default ordering") {
+  curandGenerator_t philox = nullptr, mrg = nullptr;
+  REQUIRE(curandCreateGenerator(&philox, CURAND_RNG_PSEUDO_PHILOX4_32_10) == CURAND_STATUS_SUCCESS);
+  REQUIRE(curandCreateGenerator(&mrg, CURAND_RNG_PSEUDO_MRG32K3A) == CURAND_STATUS_SUCCESS);
+  REQUIRE(curandSetPseudoRandomGeneratorSeed(philox, 1234) == CURAND_STATUS_SUCCESS);
+  REQUIRE(curandSetPseudoRandomGeneratorSeed(mrg, 1234) == CURAND_STATUS_SUCCESS);
+  cusim::device_array<unsigned> bits(81921);
+  REQUIRE(curandGenerate(philox, bits.data(), 8) == CURAND_STATUS_SUCCESS);
+  auto b = bits.copy_to_host();
+  CHECK(b[0] == 546353992u);  // subsequence 0's first four
+  CHECK(b[3] == 3419031310u);
+  CHECK(b[4] == 3507855656u);  // subsequence 1's first
+  REQUIRE(curandGenerate(mrg, bits.data(), 81921) == CURAND_STATUS_SUCCESS);
+  b = bits.copy_to_host();
+  CHECK(b[0] == 3379073520u);      // subsequence 0's first
+  CHECK(b[1] == 653317650u);       // subsequence 1's first
+  CHECK(b[81920] == 2521876100u);  // subsequence 0's second
+  // Philox takes an odd count of normals; the others draw whole pairs.
+  cusim::device_array<float> three(3);
+  CHECK(curandGenerateNormal(philox, three.data(), 3, 0.0f, 1.0f) == CURAND_STATUS_SUCCESS);
+  CHECK(curandGenerateNormal(mrg, three.data(), 3, 0.0f, 1.0f) == CURAND_STATUS_LENGTH_NOT_MULTIPLE);
+  CHECK(curandDestroyGenerator(philox) == CURAND_STATUS_SUCCESS);
+  CHECK(curandDestroyGenerator(mrg) == CURAND_STATUS_SUCCESS);
+}
+
 TEST_CASE("the host generators answer cuRAND's status codes on bad calls") {
   unsigned one = 0;
   float two[3];
