@@ -195,6 +195,16 @@ TEST_CASE("device-side faults of the kernel API name the call") {
   auto trap = sim::trap_error(tid, ctaid, site);
   CHECK(std::string(trap.what()) == "tid=[1, 0, 0] ctaid=[2, 0, 0]: __trap() was called (kernel.cu:12)");
   CHECK(trap.kind() == fault_kind::trap);
+  auto host_only = sim::host_function_in_kernel_error(tid, ctaid, "cudaDeviceSynchronize");
+  CHECK(std::string(host_only.what()) ==
+        "tid=[1, 0, 0] ctaid=[2, 0, 0]: cudaDeviceSynchronize was called in a kernel: it is a host function, not part "
+        "of CUDA's device runtime (nvcc rejects it in device code; since CUDA 12 a kernel cannot wait for the grids "
+        "it launched, which complete before it does)");
+  CHECK(host_only.code() == cudaErrorLaunchFailure);
+  auto events = sim::unsimulated_device_function_error(tid, ctaid, "cudaEventRecord");
+  CHECK(std::string(events.what()) ==
+        "tid=[1, 0, 0] ctaid=[2, 0, 0]: cudaEventRecord was called in a kernel: the simulator does not simulate the "
+        "device runtime's events (docs/unmodified-cuda.md, \"Dynamic parallelism\")");
 }
 
 TEST_CASE("kernel facilities misused in host code say so") {
@@ -231,6 +241,19 @@ TEST_CASE("launch rejection reasons name the configuration and the device's limi
         "the kernel's 40960 bytes of __shared__ arrays and 16384 bytes of dynamic shared memory exceed the 49152 "
         "bytes per block");
   CHECK(sim::dead_stream_reason() == "the stream is not a live cudaStream_t");
+  CHECK(sim::device_stream_reason() ==
+        "a kernel launches into its block's implicit stream, cudaStreamTailLaunch, cudaStreamFireAndForget or a live "
+        "stream its own block created with cudaStreamCreateWithFlags(..., cudaStreamNonBlocking)");
+  CHECK(sim::launch_depth_reason(24) ==
+        "the launching grid is nested 24 deep, CUDA's deepest: it may not launch a child grid");
+  CHECK(sim::pending_launches_reason(2048) ==
+        "2048 launches from kernels are pending already (cudaLimitDevRuntimePendingLaunchCount; raise it with "
+        "cudaDeviceSetLimit before the host launch)");
+  CHECK(std::string(sim::launch_rejection(cudaErrorLaunchMaxDepthExceeded, "r").what()) ==
+        "cusim::launch: launch would exceed maximum depth of nested launches (cudaErrorLaunchMaxDepthExceeded): r");
+  CHECK(std::string(sim::launch_rejection(cudaErrorLaunchPendingCountExceeded, "r").what()) ==
+        "cusim::launch: launch failed because launch would exceed cudaLimitDevRuntimePendingLaunchCount "
+        "(cudaErrorLaunchPendingCountExceeded): r");
   CHECK(sim::cooperative_residency_reason(2000, 1024, 216, 2, 108) ==
         "a cooperative launch needs every block resident at once: 2000 blocks of 1024 threads exceed the 216 (2 per "
         "multiprocessor x 108 multiprocessors) the simulated device holds");
