@@ -227,6 +227,13 @@ class Rewrite(unittest.TestCase):
         self.assertIn("int f() {\nauto& s = ::s.get();\n", out)
         self.assertNotIn("int g() {\n", out)
 
+    def test_a_kernel_using_a_namespace_scope_array_across_a_barrier_keeps_its_phased_form(self):
+        src = ("__shared__ float buf[64];\n__global__ void k(float* o) {\n  int t = threadIdx.x;\n  buf[t] = t;\n"
+               "  __syncthreads();\n  o[t] = buf[63 - t];\n}\n")
+        out = rewrite.rewrite(src, "t.cu")
+        self.assertIn("phases_begin", out)
+        self.assertLess(out.index("auto& buf = ::buf.get();"), out.index("phases_begin"))
+
     # -- __shared__ in #define bodies (cuda-samples' cudasharedmem.h), the continued lines kept
     def test_extern_shared_in_a_macro_is_rewritten_in_place(self):
         src = ("#define BUILD(t, n) \\\n  template <> struct S<t> { \\\n"

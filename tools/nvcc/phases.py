@@ -106,8 +106,9 @@ class _Var:
 
 
 class _Phaser:
-    def __init__(self, view, texts, path, open_i, close_i, functions, params):
+    def __init__(self, view, texts, path, open_i, close_i, functions, params, shared=()):
         self.view = view  # a Cursor over the file's tokens
+        self.bound_shared = set(shared)  # namespace-scope __shared__ variables bound before the body
         self.t = view.t
         self.texts = texts  # each token's text as rewritten so far
         self.path = path
@@ -350,6 +351,7 @@ class _Phaser:
             # An expression statement opens with a name known not to be a type; anything else may
             # declare a variable of a type not known to be trivial.
             known = (_CONTROL | _KNOWN_CALLS | self.params | self.shared_names() | self.replicated_names() |
+                     self.bound_shared |
                      {"threadIdx", "blockIdx", "blockDim", "gridDim", "__syncthreads"})
             if k == 0 and first in known and not (len(words) > 1 and words[1].kind == "id"):
                 return None
@@ -664,12 +666,13 @@ class _Phaser:
         return "".join(head) + code + " return; }\n" + line_directive(line, self.path)
 
 
-def phased_body(view, texts, path, open_i, close_i, functions, params):
+def phased_body(view, texts, path, open_i, close_i, functions, params, shared=()):
     """The text to put after the { at open_i of a kernel's body (closing at close_i): the phased
     form, or "" when the kernel is not fit for it. view: a Cursor over the tokens of the file
-    `path`; texts: each token's text as rewritten so far."""
+    `path`; texts: each token's text as rewritten so far; shared: the names of namespace-scope
+    __shared__ variables bound before the body (rewrite.py: inject_shared), no types."""
     try:
-        return _Phaser(view, texts, path, open_i, close_i, functions, params).run() or ""
+        return _Phaser(view, texts, path, open_i, close_i, functions, params, shared).run() or ""
     except _Unfit:
         return ""
 

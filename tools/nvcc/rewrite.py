@@ -161,6 +161,7 @@ class _Rewriter(Cursor):
         # variable at the top of a device function naming it (inject_shared).
         self.ns_shared = {}
         self.ns_paths = {}  # name -> the names of the namespaces it is declared in
+        self.bound_shared = {}  # the { of a body -> the namespace-scope __shared__ names bound there
         self.macro_shared = {}  # macro -> the namespace-scope __shared__ names its body uses
         self.toplevel_shared_macros = set()  # macros whose body declares __shared__ outside braces
         self.macro_params = None  # in a #define body's rewriter: the macro's parameters
@@ -1256,7 +1257,8 @@ class _Rewriter(Cursor):
         fit = phases.function_fitness(view, [f for f in self.functions if not f[4]])
         for name, i, close, params, kernel in self.functions:
             if kernel:
-                self.out[i] += phases.phased_body(view, self.out, self.path, i, close, fit, params)
+                self.out[i] += phases.phased_body(view, self.out, self.path, i, close, fit, params,
+                                                  self.bound_shared.get(i, ()))
 
     def declaration_start(self, i):
         """The first token of the declaration whose body opens with the { at i (after the previous
@@ -1438,6 +1440,7 @@ class _Rewriter(Cursor):
                     self.out[m] = " " * len(self.t[m].text)  # `ns::name`: the bound name, columns kept
             used += [n for n in names if n not in used and n not in skip]
         if used:  # on lines of their own, so that the {'s line keeps its columns (bounds reports)
+            self.bound_shared[i] = used
             self.out[i] += ("\n" + " ".join(self.ns_shared[n] for n in used) + "\n" +
                             line_directive(self.t[i].line, self.path) + " " * self.column_after(i))
 

@@ -54,6 +54,15 @@ __global__ void macros(unsigned* out) {
 
 __global__ void overrun(int index) { stage::local[index] = 1.0f; }
 
+// Fit for the phased form in optimised builds: the array bound before the phases.
+__shared__ float reversed[TILE];
+__global__ void reverse(float* out) {
+  int t = threadIdx.x;
+  reversed[t] = blockIdx.x * TILE + t;
+  __syncthreads();
+  out[blockIdx.x * TILE + t] = reversed[TILE - 1 - t];
+}
+
 int main(int argc, char**) {
   float* out;
   int* counts;
@@ -65,6 +74,12 @@ int main(int argc, char**) {
   macros<<<4, TILE, TILE * sizeof(unsigned)>>>(u);
   if (cudaDeviceSynchronize() != cudaSuccess) return 1;
   int bad = 0;
+  float* r;
+  cudaMallocManaged(&r, 4 * TILE * sizeof(float));
+  reverse<<<4, TILE>>>(r);
+  if (cudaDeviceSynchronize() != cudaSuccess) return 1;
+  for (int i = 0; i < 4 * TILE; ++i)
+    if (r[i] != (i / TILE) * TILE + TILE - 1 - i % TILE) ++bad;
   for (int b = 0; b < 4; ++b) {
     if (counts[b] != TILE) ++bad;
     for (int i = 0; i < TILE; ++i) {
