@@ -7,8 +7,11 @@
 // skipahead_sequence (and MRG32k3a's skipahead_subsequence). The arithmetic is
 // include/cusim/lib/curand/engines.hpp, shared with the host API (<curand.h>).
 //
-// Not provided: the Sobol and scrambled Sobol states (their direction vectors are a published data
-// set, not an algorithm), MTGP32, the discrete distributions (curand_discrete, curandMakeMTGP32...).
+// Sobol32 and scrambled Sobol32 states take the caller's direction vectors (curand_init,
+// curand, curand_uniform(_double), skipahead); curandGetDirectionVectors32's table (Joe and
+// Kuo's, a published data set rather than an algorithm) is not provided, nor their normal and
+// Poisson draws (the GPU's erfcinvf). Not provided either: the 64-bit Sobol states, MTGP32, the
+// discrete distributions (curand_discrete, curandMakeMTGP32...).
 // Poisson draws for 64 <= lambda <= 4000 use cuRAND's rejection method through the GPU's
 // approximate ex2/lg2/rsqrt/rcp instructions: the simulator computes them exactly, so such draws
 // can differ from a GPU's (docs/unmodified-cuda.md).
@@ -200,6 +203,79 @@ __host__ __device__ inline double curand_MRG32k3a(curandStateMRG32k3a_t* state) 
 }
 __host__ __device__ inline unsigned int curand(curandStateMRG32k3a_t* state) {
   return cusim::curand_detail::mrg32k3a_bits(curand_MRG32k3a(state));
+}
+
+// ---- Sobol32 and scrambled Sobol32 (the caller's direction vectors) --------------------------------
+
+struct curandStateSobol32 {
+  unsigned int i, x, c;
+  unsigned int direction_vectors[32];
+};
+typedef struct curandStateSobol32 curandStateSobol32_t;
+struct curandStateScrambledSobol32 {
+  unsigned int i, x, c;
+  unsigned int direction_vectors[32];
+};
+typedef struct curandStateScrambledSobol32 curandStateScrambledSobol32_t;
+
+namespace cusim::curand_detail {
+/// Point i of the sequence: the scramble constant and the direction vectors of i's Gray code.
+template <class S>
+__host__ __device__ inline void sobol_seek(S* state, unsigned int n) {
+  state->x = state->c;
+  state->i += n;
+  const unsigned int gray = state->i ^ (state->i >> 1);
+  for (int k = 0; k < 32; ++k)
+    if (gray & (1u << k)) state->x ^= state->direction_vectors[k];
+}
+/// The next point flips the bit of the Gray code that i's lowest zero bit names.
+template <class S>
+__host__ __device__ inline unsigned int sobol_next(S* state) {
+  const unsigned int r = state->x;
+  const unsigned int zero = ~state->i;
+  state->x ^= state->direction_vectors[zero == 0 ? 31 : __builtin_ctz(zero)];
+  ++state->i;
+  return r;
+}
+}  // namespace cusim::curand_detail
+
+__host__ __device__ inline void skipahead(unsigned int n, curandStateSobol32_t* state) {
+  cusim::curand_detail::sobol_seek(state, n);
+}
+__host__ __device__ inline void skipahead(unsigned int n, curandStateScrambledSobol32_t* state) {
+  cusim::curand_detail::sobol_seek(state, n);
+}
+__host__ __device__ inline void curand_init(curandDirectionVectors32_t direction_vectors, unsigned int offset,
+                                            curandStateSobol32_t* state) {
+  state->i = 0;
+  state->c = 0;
+  for (int k = 0; k < 32; ++k) state->direction_vectors[k] = direction_vectors[k];
+  cusim::curand_detail::sobol_seek(state, offset);
+}
+__host__ __device__ inline void curand_init(curandDirectionVectors32_t direction_vectors, unsigned int scramble_c,
+                                            unsigned int offset, curandStateScrambledSobol32_t* state) {
+  state->i = 0;
+  state->c = scramble_c;
+  for (int k = 0; k < 32; ++k) state->direction_vectors[k] = direction_vectors[k];
+  cusim::curand_detail::sobol_seek(state, offset);
+}
+__host__ __device__ inline unsigned int curand(curandStateSobol32_t* state) {
+  return cusim::curand_detail::sobol_next(state);
+}
+__host__ __device__ inline unsigned int curand(curandStateScrambledSobol32_t* state) {
+  return cusim::curand_detail::sobol_next(state);
+}
+__host__ __device__ inline float curand_uniform(curandStateSobol32_t* state) {
+  return cusim::curand_detail::uniform(curand(state));
+}
+__host__ __device__ inline double curand_uniform_double(curandStateSobol32_t* state) {
+  return cusim::curand_detail::uniform_double(curand(state));
+}
+__host__ __device__ inline float curand_uniform(curandStateScrambledSobol32_t* state) {
+  return cusim::curand_detail::uniform(curand(state));
+}
+__host__ __device__ inline double curand_uniform_double(curandStateScrambledSobol32_t* state) {
+  return cusim::curand_detail::uniform_double(curand(state));
 }
 
 // ---- uniform ------------------------------------------------------------------------------------

@@ -268,6 +268,34 @@ TEST_CASE("Philox's curand4 is four curand calls from any position") {
   CHECK(r[8] == r[1]);  // offset 1 starts one value later
 }
 
+// Sobol32 with the first dimension's direction vectors (2^31, 2^30, ...): the points in Gray-code
+// order 0, 1/2, 3/4, 1/4, 3/8, ...; an offset is a skip; the scrambled form XORs its constant.
+__global__ void sobol(cusim::span<unsigned> out) {
+  curandDirectionVectors32_t v;
+  for (int k = 0; k < 32; ++k) v[k] = 1u << (31 - k);
+  curandStateSobol32_t a, b;
+  curand_init(v, 0, &a);
+  curand_init(v, 5, &b);
+  for (int i = 0; i < 8; ++i) out[i] = curand(&a);
+  out[8] = curand(&b);
+  curandStateScrambledSobol32_t c;
+  curand_init(v, 0x0000ffffu, 2, &c);
+  out[9] = curand(&c);
+  skipahead(3u, &c);
+  out[10] = curand(&c);
+}
+
+TEST_CASE("Sobol32 draws the Gray-code order of its direction vectors") {
+  cusim::device_array<unsigned> out(11);
+  cusim::launch(sobol, 1, 1, out);
+  const auto r = out.copy_to_host();
+  const unsigned want[] = {0u, 0x80000000u, 0xC0000000u, 0x40000000u, 0x60000000u, 0xE0000000u, 0xA0000000u, 0x20000000u};
+  for (int i = 0; i < 8; ++i) CHECK(r[i] == want[i]);
+  CHECK(r[8] == want[5]);
+  CHECK(r[9] == (want[2] ^ 0x0000ffffu));
+  CHECK(r[10] == (want[6] ^ 0x0000ffffu));
+}
+
 // The host API, XORWOW's default ordering: 4096 states, state s on subsequence s, so that value
 // 0 is subsequence 0's first (the H100's 624778773 for seed 1234), value 1 subsequence 1's first
 // (3522650202) and value 4096 subsequence 0's second (1867875844).
