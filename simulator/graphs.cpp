@@ -12,6 +12,7 @@
 #include "memory.hpp"
 #include "streams.hpp"
 
+#include <cusim/backend/sim/unmodified.hpp>
 #include <cusim/host/launch.hpp>
 
 #include <algorithm>
@@ -679,6 +680,11 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream) {
     });
   for (const node_work& work : exec->steps)
     if (cudaError_t e = run(work, stream); e != cudaSuccess) return e;
+  // A kernel node's fault, in an unmodified program: reported once on stderr when the graph has run,
+  // as a <<<>>> launch's is.
+  run_on(stream, [stream] {
+    if (const std::exception_ptr fault = stream_fault(stream)) cusim::detail::report_c_api_kernel_fault(fault);
+  });
   return cudaSuccess;
 }
 
