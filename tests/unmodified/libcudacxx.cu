@@ -210,6 +210,20 @@ __global__ void atomics(int* counter, int* maximum, int* seen) {
 }
 
 #ifdef CUSIM_UNMODIFIED_CUDA
+// On the simulator a thread pipeline's copy is made at the wait that covers it, as late as a GPU
+// may make it: a read before the wait sees what was there (on a GPU, either value).
+__global__ void read_before_wait(const int* in, int* out) {
+  __shared__ int slot[threads];
+  slot[threadIdx.x] = -7;
+  auto pipe = cuda::make_pipeline();
+  pipe.producer_acquire();
+  cuda::memcpy_async(&slot[threadIdx.x], &in[threadIdx.x], sizeof(int), pipe);
+  pipe.producer_commit();
+  out[threadIdx.x] = slot[threadIdx.x];  // bug: before consumer_wait
+  pipe.consumer_wait();
+  out[threads + threadIdx.x] = slot[threadIdx.x];
+}
+
 // Misuses, on the simulator only (a GPU hangs, or goes on with garbage).
 constexpr int uninit_line = __LINE__ + 4;
 __global__ void barrier_uninitialised() {
@@ -426,6 +440,12 @@ int main() {
   CHECK_EQ(seen[1], 7);
 
 #ifdef CUSIM_UNMODIFIED_CUDA
+  read_before_wait<<<1, threads>>>(in, out);
+  CHECK_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  for (int i = 0; i < threads; ++i) {
+    CHECK_EQ(out[i], -7);
+    CHECK_EQ(out[threads + i], in[i]);
+  }
   misuses();
 #endif
   return finish();

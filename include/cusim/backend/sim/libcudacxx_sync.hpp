@@ -25,11 +25,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <deque>
 #include <exception>
 #include <limits>
 #include <type_traits>
 #include <thread>
 #include <utility>
+#include <vector>
 
 namespace cusim::detail {
 
@@ -85,15 +87,22 @@ void sync_phase_completed();
 
 /// The part of a group's copy of `bytes` that the calling member makes: ranks share it in chunks
 /// of `align` bytes (at least 1), as a GPU's threads of the group each copy theirs.
+/// The calling member's share of a group's `bytes`: [first, first + length).
+template <class Group>
+[[gnu::always_inline]] inline std::size_t group_share(const Group& g, std::size_t bytes, std::size_t align,
+                                                      std::size_t* first) {
+  const std::size_t n = static_cast<std::size_t>(g.size()), rank = static_cast<std::size_t>(g.thread_rank());
+  const std::size_t chunks = (bytes + align - 1) / align, per = (chunks + n - 1) / n;
+  *first = rank * per * align;
+  if (*first >= bytes) return 0;
+  return (*first + per * align < bytes ? *first + per * align : bytes) - *first;
+}
 template <class Group>
 [[gnu::always_inline]] inline void group_async_copy(const Group& g, void* dst, const void* src, std::size_t bytes,
                                                      std::size_t align) {
-  const std::size_t n = static_cast<std::size_t>(g.size()), rank = static_cast<std::size_t>(g.thread_rank());
-  const std::size_t chunks = (bytes + align - 1) / align, per = (chunks + n - 1) / n;
-  const std::size_t first = rank * per * align;
-  if (first >= bytes) return;
-  const std::size_t last = first + per * align < bytes ? first + per * align : bytes;
-  async_copy(static_cast<char*>(dst) + first, static_cast<const char*>(src) + first, last - first);
+  std::size_t first = 0;
+  if (const std::size_t n = group_share(g, bytes, align, &first))
+    async_copy(static_cast<char*>(dst) + first, static_cast<const char*>(src) + first, n);
 }
 
 inline void check_alignment(const void* dst, const void* src, std::size_t bytes, std::size_t align,
@@ -278,8 +287,8 @@ class atomic_members {
   }
   void wait(T old, std::memory_order o = std::memory_order_seq_cst) const { ops::wait(p(), old, o); }
   /// A waiter polls: the store it waits for is its wake-up.
-  void notify_one() const noexcept {}
-  void notify_all() const noexcept {}
+  void notify_one() const { atomic_touch(p()); }
+  void notify_all() const { atomic_touch(p()); }
 
   // Arithmetic types (CUDA's fetch_min and fetch_max are extensions of cuda::atomic).
   T fetch_add(T v, std::memory_order o = std::memory_order_seq_cst) const
@@ -514,16 +523,20 @@ class barrier_base {
   static constexpr std::ptrdiff_t max() noexcept { return Max; }
 
   [[nodiscard]] arrival_token arrive(std::ptrdiff_t update = 1, source_location site = source_location::current()) {
+    touch();
     return {this, core_.arrive(update, 0, completion_, site)};
   }
   void wait(arrival_token&& token, source_location site = source_location::current()) const {
+    touch();
     core_.wait_phase(this, token.owner_, token.phase_, site);
   }
   void arrive_and_wait(source_location site = source_location::current()) {
+    touch();
     const std::uint64_t p = core_.arrive(1, 0, completion_, site);
     core_.wait_phase(this, this, p, site);
   }
   void arrive_and_drop(source_location site = source_location::current()) {
+    touch();
     (void)core_.arrive(1, 1, completion_, site);
   }
   /// A poll: false counts like an atomic that changed nothing (a loop of them yields).
@@ -539,6 +552,7 @@ class barrier_base {
     return true;
   }
   void wait_parity(bool parity, source_location site = source_location::current()) const {
+    touch();
     while (!core_.parity_done(parity, site)) wait_turn();
   }
   [[nodiscard]] bool try_wait_parity(bool parity, source_location site = source_location::current()) const {
@@ -548,6 +562,12 @@ class barrier_base {
   }
 
  protected:
+  /// For the checkers, an operation of the barrier is an atomic access of the object (reached
+  /// through a checked view, say `bars[0]`, the view's access is the barrier's, not a data race).
+  void touch() const {
+    if (accesses_observed()) [[unlikely]]
+      note_atomic_access(this);
+  }
   void init_(std::ptrdiff_t expected, Completion completion, const source_location& site) {
     completion_ = std::move(completion);
     core_.init(expected, Max, site);
@@ -845,8 +865,10 @@ class pipeline {
 };
 
 /// A pipeline of the calling thread alone (make_pipeline()): it commits batches of copies and waits
-/// for them in order. Copies are complete at their call, so a wait returns at once; with nothing
-/// committed a GPU's wait returns at once too.
+/// for them in order. A batch's copies are made when a wait covers it (consumer_wait, the oldest;
+/// pipeline_consumer_wait_prior<N>, all but the N newest; quit and the destructor, all), as late
+/// as a GPU may make them: a read of a destination before its wait sees what was there before.
+/// With nothing committed a wait returns at once, as CUDA's does.
 template <>
 class pipeline<thread_scope_thread> {
  public:
@@ -854,13 +876,20 @@ class pipeline<thread_scope_thread> {
   pipeline(const pipeline&) = delete;
   pipeline& operator=(pipeline&&) = delete;
   pipeline& operator=(const pipeline&) = delete;
-
-  bool quit() { return true; }
-  void producer_acquire() {}
-  void producer_commit() { ++head_; }
-  void consumer_wait() {
-    if (head_ != tail_) ++tail_;
+  ~pipeline() {
+    if (::std::uncaught_exceptions() == 0) cusim_wait_prior(0, true);
   }
+
+  bool quit() {
+    cusim_wait_prior(0, true);
+    return true;
+  }
+  void producer_acquire() {}
+  void producer_commit() {
+    batches_.push_back(::std::move(open_));
+    open_.clear();
+  }
+  void consumer_wait() { cusim_wait_prior(batches_.empty() ? 0 : batches_.size() - 1, false); }
   void consumer_release() {}
   template <class Rep, class Period>
   bool consumer_wait_for(const ::std::chrono::duration<Rep, Period>&) {
@@ -874,7 +903,32 @@ class pipeline<thread_scope_thread> {
   }
 
   pipeline() = default;
-  unsigned head_ = 0, tail_ = 0;  ///< batches committed, batches waited for
+  /// A copy into the open batch (checked by the caller).
+  void cusim_defer(void* dst, const void* src, ::std::size_t bytes) { open_.push_back({dst, src, bytes}); }
+  /// Makes the copies of every committed batch but the `keep` newest (and, with `open`, the open
+  /// batch's too).
+  void cusim_wait_prior(::std::size_t keep, bool open) {
+    while (batches_.size() > keep) {
+      run(batches_.front());
+      batches_.pop_front();
+    }
+    if (open) {
+      run(open_);
+      open_.clear();
+    }
+  }
+
+ private:
+  struct copy {
+    void* dst;
+    const void* src;
+    ::std::size_t bytes;
+  };
+  CUSIM_LCX_ATOMIC_ static void run(const ::std::vector<copy>& batch) noexcept {
+    for (const copy& c : batch) ::std::memmove(c.dst, c.src, c.bytes);
+  }
+  ::std::vector<copy> open_;
+  ::std::deque<::std::vector<copy>> batches_;
 };
 
 inline pipeline<thread_scope_thread> make_pipeline() { return {}; }
@@ -882,11 +936,14 @@ inline pipeline<thread_scope_thread> make_pipeline() { return {}; }
 /// Waits until at most `Prior` committed batches are still in flight.
 template <::std::uint8_t Prior>
 void pipeline_consumer_wait_prior(pipeline<thread_scope_thread>& p) {
-  if (p.head_ - p.tail_ > Prior) p.tail_ = p.head_ - Prior;
+  p.cusim_wait_prior(Prior, false);
 }
-/// Ties the pipeline's copies to the barrier's current phase: they are complete already.
+/// Ties the pipeline's copies to the barrier's current phase: they are made now.
 template <thread_scope Scope>
-void pipeline_producer_commit(pipeline<thread_scope_thread>&, barrier<Scope>&) {}
+void pipeline_producer_commit(pipeline<thread_scope_thread>& p, barrier<Scope>&) {
+  p.producer_commit();
+  p.cusim_wait_prior(0, false);
+}
 
 namespace detail_lcx {
 /// The stages' barriers of `state`, set up by the group's first thread for `producers` of the
@@ -936,29 +993,79 @@ pipeline<Scope> make_pipeline(const Group& g, pipeline_shared_state<Scope, N>* s
   return pipeline<Scope>(state, role == pipeline_role::producer ? 1 : 2);
 }
 
-// memcpy_async into a pipeline's batch: made now, complete at the batch's commit.
+namespace detail_lcx {
+/// The calling member's share of a copy into a thread's pipeline: checked now, made when a wait
+/// covers its batch.
+template <class Group, class Size>
+[[gnu::always_inline]] inline async_contract_fulfillment defer(const Group& g, pipeline<thread_scope_thread>& p, void* dst,
+                                                               const void* src, Size size, ::std::size_t type_align,
+                                                               const ::cusim::detail::source_location& site) {
+  constexpr ::std::size_t align = size_align<Size>();
+  ::cusim::detail::check_alignment(dst, src, static_cast<::std::size_t>(size), align, site);
+  ::std::size_t first = 0;
+  const ::std::size_t n =
+      ::cusim::detail::group_share(g, static_cast<::std::size_t>(size), align > type_align ? align : type_align, &first);
+  if (n == 0) return async_contract_fulfillment::async;
+  void* d = static_cast<char*>(dst) + first;
+  const void* s = static_cast<const char*>(src) + first;
+  ::cusim::detail::check_async_copy(d, s, n);
+  p.cusim_defer(d, s, n);
+  return async_contract_fulfillment::async;
+}
+}  // namespace detail_lcx
+
+template <class Size>
+[[gnu::always_inline]] inline async_contract_fulfillment
+memcpy_async(void* dst, const void* src, Size size, pipeline<thread_scope_thread>& p,
+             ::cusim::detail::source_location site = ::cusim::detail::source_location::current()) {
+  return detail_lcx::defer(detail_lcx::single_thread{}, p, dst, src, size, 1, site);
+}
+template <class T, class Size>
+  requires(!::std::is_void_v<T>)
+[[gnu::always_inline]] inline async_contract_fulfillment
+memcpy_async(T* dst, const T* src, Size size, pipeline<thread_scope_thread>& p,
+             ::cusim::detail::source_location site = ::cusim::detail::source_location::current()) {
+  return detail_lcx::defer(detail_lcx::single_thread{}, p, dst, src, size, alignof(T), site);
+}
+template <class Group, class Size>
+  requires requires(const Group& g) { g.thread_rank(); }
+[[gnu::always_inline]] inline async_contract_fulfillment
+memcpy_async(const Group& g, void* dst, const void* src, Size size, pipeline<thread_scope_thread>& p,
+             ::cusim::detail::source_location site = ::cusim::detail::source_location::current()) {
+  return detail_lcx::defer(g, p, dst, src, size, 1, site);
+}
+template <class Group, class T, class Size>
+  requires(!::std::is_void_v<T>) && requires(const Group& g) { g.thread_rank(); }
+[[gnu::always_inline]] inline async_contract_fulfillment
+memcpy_async(const Group& g, T* dst, const T* src, Size size, pipeline<thread_scope_thread>& p,
+             ::cusim::detail::source_location site = ::cusim::detail::source_location::current()) {
+  return detail_lcx::defer(g, p, dst, src, size, alignof(T), site);
+}
+
+// memcpy_async into a group's pipeline: made now, complete at the batch's commit.
 template <class Size, thread_scope Scope>
+  requires(Scope != thread_scope_thread)
 [[gnu::always_inline]] inline async_contract_fulfillment
 memcpy_async(void* dst, const void* src, Size size, pipeline<Scope>&,
              ::cusim::detail::source_location site = ::cusim::detail::source_location::current()) {
   return detail_lcx::copy(detail_lcx::single_thread{}, dst, src, size, 1, site);
 }
 template <class T, class Size, thread_scope Scope>
-  requires(!::std::is_void_v<T>)
+  requires(!::std::is_void_v<T> && Scope != thread_scope_thread)
 [[gnu::always_inline]] inline async_contract_fulfillment
 memcpy_async(T* dst, const T* src, Size size, pipeline<Scope>&,
              ::cusim::detail::source_location site = ::cusim::detail::source_location::current()) {
   return detail_lcx::copy(detail_lcx::single_thread{}, dst, src, size, alignof(T), site);
 }
 template <class Group, class Size, thread_scope Scope>
-  requires requires(const Group& g) { g.thread_rank(); }
+  requires(Scope != thread_scope_thread) && requires(const Group& g) { g.thread_rank(); }
 [[gnu::always_inline]] inline async_contract_fulfillment
 memcpy_async(const Group& g, void* dst, const void* src, Size size, pipeline<Scope>&,
              ::cusim::detail::source_location site = ::cusim::detail::source_location::current()) {
   return detail_lcx::copy(g, dst, src, size, 1, site);
 }
 template <class Group, class T, class Size, thread_scope Scope>
-  requires(!::std::is_void_v<T>) && requires(const Group& g) { g.thread_rank(); }
+  requires(!::std::is_void_v<T> && Scope != thread_scope_thread) && requires(const Group& g) { g.thread_rank(); }
 [[gnu::always_inline]] inline async_contract_fulfillment
 memcpy_async(const Group& g, T* dst, const T* src, Size size, pipeline<Scope>&,
              ::cusim::detail::source_location site = ::cusim::detail::source_location::current()) {
