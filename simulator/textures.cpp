@@ -18,6 +18,7 @@
 #include "streams.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <memory>
@@ -228,26 +229,42 @@ const char* surface_name(detail::surface_op op, bool write) {
   return "surf";
 }
 
+/// Bumped by every change of the objects or arrays, under the registry's lock: a kernel thread's
+/// worker keeps the last object it looked up in each table while the generation stays the same,
+/// so that a fetch takes no lock (the workers would contend for the lock's cache line).
+std::atomic<std::uint64_t> generation{1};
+struct cached_object {
+  std::uint64_t generation = 0;
+  unsigned long long handle = 0;
+  object o;
+};
+thread_local cached_object cache[2];  // textures, surfaces
+
 /// The object behind `handle` for a kernel thread, or its tagged fault.
-object find_object(std::vector<object> registry::*table, unsigned long long handle, const char* call,
-                   const char* what, const detail::source_location& site) {
+const object& find_object(std::vector<object> registry::*table, unsigned long long handle, const char* call,
+                          const char* what, const detail::source_location& site) {
+  cached_object& c = cache[table == &registry::textures ? 0 : 1];
+  if (c.handle == handle && c.generation == generation.load(std::memory_order_acquire)) return c.o;
+  enum { found, unknown, destroyed, freed } status = unknown;
   registry& r = objects();
   {
     std::shared_lock lock(r.mutex);
     const std::vector<object>& objs = r.*table;
     if (handle != 0 && handle <= objs.size()) {
       const object& o = objs[handle - 1];
-      if (o.alive && (o.view.array == nullptr || !o.view.array->freed)) return o;
-      if (o.alive) {
-        const thread_record& t = current_record(call);
-        raise_fault(freed_array_fetch_error(t.thread_idx, t.block->block_idx, call, what, handle, site));
+      status = !o.alive ? destroyed : o.view.array != nullptr && o.view.array->freed ? freed : found;
+      if (status == found) {
+        c.generation = generation.load(std::memory_order_relaxed);
+        c.handle = handle;
+        c.o = o;
       }
-      const thread_record& t = current_record(call);
-      raise_fault(bad_texture_object_error(t.thread_idx, t.block->block_idx, call, what, handle, true, site));
     }
   }
+  if (status == found) return c.o;
   const thread_record& t = current_record(call);
-  raise_fault(bad_texture_object_error(t.thread_idx, t.block->block_idx, call, what, handle, false, site));
+  if (status == freed)
+    raise_fault(freed_array_fetch_error(t.thread_idx, t.block->block_idx, call, what, handle, site));
+  raise_fault(bad_texture_object_error(t.thread_idx, t.block->block_idx, call, what, handle, status == destroyed, site));
 }
 
 detail::texel4 finish(const float (&f)[4]) {
@@ -447,6 +464,7 @@ cudaError_t view_of(const cudaResourceDesc& r, resource_view& v) {
 unsigned long long add_object(std::vector<object>& table, object o) {
   o.alive = true;
   table.push_back(o);
+  generation.fetch_add(1, std::memory_order_release);
   return table.size();
 }
 
@@ -456,6 +474,7 @@ cudaError_t destroy_object(std::vector<object> registry::*table, unsigned long l
   std::vector<object>& objs = r.*table;
   if (handle == 0 || handle > objs.size() || !objs[handle - 1].alive) return fail(cudaErrorInvalidValue);
   objs[handle - 1].alive = false;
+  generation.fetch_add(1, std::memory_order_release);
   return cudaSuccess;
 }
 
@@ -509,7 +528,7 @@ namespace cusim::detail {
 texel4 texture_fetch(cudaTextureObject_t texture, texture_op op, float x, float y, float z, int layer,
                      const source_location& site) {
   const char* call = sim::fetch_name(op);
-  const sim::object o = sim::find_object(&sim::registry::textures, texture, call, "texture object", site);
+  const sim::object& o = sim::find_object(&sim::registry::textures, texture, call, "texture object", site);
   if (op == texture_op::fetch1d) {
     // An index outside the texture reads zeros, in any address mode.
     const sim::resource_view& v = o.view;
@@ -532,7 +551,7 @@ texel4 texture_fetch(cudaTextureObject_t texture, texture_op op, float x, float 
 void surface_access(cudaSurfaceObject_t surface, surface_op op, int x, int y, int z, void* value, std::size_t bytes,
                     bool write, cudaSurfaceBoundaryMode mode, const source_location& site) {
   const char* call = sim::surface_name(op, write);
-  const sim::object o = sim::find_object(&sim::registry::surfaces, surface, call, "surface object", site);
+  const sim::object& o = sim::find_object(&sim::registry::surfaces, surface, call, "surface object", site);
   const sim::resource_view& v = o.view;
   long long slice = z;
   if (op == surface_op::d1) y = 0, slice = 0;
@@ -634,6 +653,7 @@ cudaError_t cudaFreeArray(cudaArray_t array) {
   std::unique_lock lock(r.mutex);
   if (r.live.erase(array) == 0) return fail(cudaErrorInvalidValue);
   array->freed = true;
+  cusim::sim::generation.fetch_add(1, std::memory_order_release);
   cusim::sim::release(array->data, true, false);
   return cudaSuccess;
 }
