@@ -90,7 +90,7 @@ using cudaGraph_t = CUgraph_st*;
 using cudaGraphNode_t = CUgraphNode_st*;
 using cudaGraphExec_t = CUgraphExec_st*;
 using cudaMemPool_t = CUmemPoolHandle_st*;
-/// CUDA arrays (textures, surfaces) are not simulated: the type exists for cudaMemcpy3DParms.
+/// A CUDA array (cudaMallocArray, cudaMalloc3DArray: textures.hpp), defined by the simulator.
 using cudaArray_t = cudaArray*;
 using cudaArray_const_t = const cudaArray*;
 
@@ -444,7 +444,7 @@ struct cudaPitchedPtr {
   std::size_t xsize;
   std::size_t ysize;
 };
-/// Width in bytes (elements for CUDA arrays, which the simulator does not have), height, depth.
+/// Width in bytes (in elements where a CUDA array is involved), height, depth.
 struct cudaExtent {
   std::size_t width;
   std::size_t height;
