@@ -780,6 +780,12 @@ std::string sync_misuse_message(int what, std::int64_t a, std::int64_t b) {
       return fmt::format("memcpy_async with cuda::aligned_size_t<{}>: {:#x} (an address or the size) is not a "
                          "multiple of {}",
                          b, a, b);
+    case sync_misuse::latch_overcount:
+      return fmt::format("cuda::latch: a count down by {} when the count is {}: more arrivals than the latch was "
+                         "made for",
+                         a, b);
+    case sync_misuse::semaphore_overflow:
+      return fmt::format("cuda::counting_semaphore::release({}): the count would pass max() = {}", a, b);
     case sync_misuse::pipeline_wrong_role:
       return a != 0 ? "cuda::pipeline: producer_acquire or producer_commit by a thread that joined the pipeline as a "
                       "consumer"

@@ -3,19 +3,23 @@
 // __shared__ memory (init, arrive and wait with a token, arrive_and_wait, arrive_and_drop, a
 // completion function, block and device scope), cuda::std::barrier, cuda::memcpy_async into a
 // barrier, a thread's pipeline and a block's pipeline with producer and consumer roles (double-
-// buffered tiles), cooperative_groups::memcpy_async with cg::wait and cg::wait_prior, and
+// buffered tiles), cooperative_groups::memcpy_async with cg::wait and cg::wait_prior,
 // cuda::atomic, cuda::std::atomic and cuda::atomic_ref (fetch_add, compare_exchange, wait and
-// notify). Then, on the simulator only, the misuses it reports: a barrier used before init, more
-// arrivals than a phase expects, a token of an older phase, a copy past its allocation, a pipeline
-// consumer waiting for a stage no producer commits, a producer call by a consumer, a misaligned
-// cuda::aligned_size_t. Also compiles with NVIDIA's nvcc (-std=c++20), where the same checks hold.
+// notify), a cuda::latch and a cuda::binary_semaphore. Then, on the simulator only: a read before
+// a thread pipeline's wait sees the old value, and the misuses it reports (a barrier used before
+// init, more arrivals than a phase expects, a token of an older phase, a copy past its allocation,
+// a pipeline consumer waiting for a stage no producer commits, a producer call by a consumer, a
+// latch counted down too far, a misaligned cuda::aligned_size_t). Also compiles with NVIDIA's nvcc
+// (-arch=sm_90 -std=c++20), where the same checks hold.
 #include "check.h"
 
 #include <cooperative_groups.h>
 #include <cooperative_groups/memcpy_async.h>
 #include <cuda/atomic>
 #include <cuda/barrier>
+#include <cuda/latch>
 #include <cuda/pipeline>
+#include <cuda/semaphore>
 #include <cuda/std/atomic>
 #include <cuda/std/barrier>
 
@@ -209,6 +213,18 @@ __global__ void atomics(int* counter, int* maximum, int* seen) {
   if (threadIdx.x == 0) cuda::atomic_ref<int>(*counter).fetch_add(local.load());
 }
 
+// A binary semaphore guards a plain counter; a latch holds every thread until all counted down.
+__global__ void latch_semaphore(cuda::latch<cuda::thread_scope_device>* done,
+                                cuda::binary_semaphore<cuda::thread_scope_device>* lock, int* counter, int* seen) {
+  lock->acquire();
+  const int c = *counter;
+  *counter = c + 1;  // one thread at a time
+  lock->release();
+  done->count_down();
+  done->wait();
+  seen[threadIdx.x] = *counter;
+}
+
 #ifdef CUSIM_UNMODIFIED_CUDA
 // On the simulator a thread pipeline's copy is made at the wait that covers it, as late as a GPU
 // may make it: a read before the wait sees what was there (on a GPU, either value).
@@ -294,6 +310,11 @@ __global__ void pipeline_wrong_role() {
   }
 }
 
+constexpr int latch_line = __LINE__ + 2;
+__global__ void latch_overcount(cuda::latch<cuda::thread_scope_device>* l) {
+  if (threadIdx.x == 3) l->count_down(5);  // bug: the latch counts 4
+}
+
 constexpr int misaligned_line = __LINE__ + 5;
 __global__ void copy_misaligned(const int* in) {
   __shared__ __align__(16) int tile[threads];
@@ -345,6 +366,11 @@ void misuses() {
                {"tid=[40, 0, 0] ctaid=[0, 0, 0]: cuda::pipeline: producer_acquire or producer_commit by a thread that "
                 "joined the pipeline as a consumer",
                 at(role_line)});
+  cuda::latch<cuda::thread_scope_device>* l;
+  CHECK_EQ(cudaMallocManaged(&l, sizeof(*l)), cudaSuccess);
+  new (l) cuda::latch<cuda::thread_scope_device>(4);
+  expect_fault("latch", [&] { latch_overcount<<<1, 32>>>(l); }, cudaErrorLaunchFailure,
+               {"tid=[3, 0, 0] ctaid=[0, 0, 0]: cuda::latch: a count down by 5 when the count is 4", at(latch_line)});
   int* in;
   CHECK_EQ(cudaMalloc(&in, sizeof(int) * threads), cudaSuccess);
   expect_fault("misaligned", [&] { copy_misaligned<<<1, 32>>>(in); }, cudaErrorMisalignedAddress,
@@ -438,6 +464,18 @@ int main() {
   CHECK_EQ(*maximum, threads - 1);
   CHECK_EQ(seen[0], 7);
   CHECK_EQ(seen[1], 7);
+
+  cuda::latch<cuda::thread_scope_device>* done;
+  cuda::binary_semaphore<cuda::thread_scope_device>* lock;
+  CHECK_EQ(cudaMallocManaged(&done, sizeof(*done)), cudaSuccess);
+  CHECK_EQ(cudaMallocManaged(&lock, sizeof(*lock)), cudaSuccess);
+  new (done) cuda::latch<cuda::thread_scope_device>(threads);
+  new (lock) cuda::binary_semaphore<cuda::thread_scope_device>(1);
+  *counter = 0;
+  latch_semaphore<<<1, threads>>>(done, lock, counter, out);
+  CHECK_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  CHECK_EQ(*counter, threads);
+  for (int i = 0; i < threads; ++i) CHECK_EQ(out[i], threads);
 
 #ifdef CUSIM_UNMODIFIED_CUDA
   read_before_wait<<<1, threads>>>(in, out);

@@ -47,6 +47,8 @@ enum class sync_misuse : std::uint8_t {
   barrier_stale_token,      ///< wait(token) with a token of phase `a`, when the barrier is in phase `b`
   copy_misaligned,          ///< a copy with aligned_size_t<`b`> whose address or size `a` is not a multiple of it
   pipeline_wrong_role,      ///< a producer call by a consumer of a partitioned pipeline, or the reverse (`a`: 1 producer call)
+  latch_overcount,          ///< count_down(`a`) or arrive_and_wait(`a`) when the latch's count is `b`
+  semaphore_overflow,       ///< release(`a`) that would take the count past max() `b`
 };
 
 /// Raises the tagged fault for `what` in the current kernel thread (simulator/libcudacxx_sync.cpp);
@@ -578,6 +580,113 @@ class barrier_base {
   [[no_unique_address]] Completion completion_;
 };
 
+// --- latches and semaphores ----------------------------------------------------------------------
+
+/// cuda::std::latch and cuda::latch: a count down to zero that threads wait for.
+class latch_base {
+ public:
+  static constexpr std::ptrdiff_t max() noexcept { return std::numeric_limits<std::int32_t>::max(); }
+  constexpr explicit latch_base(std::ptrdiff_t expected) noexcept : count_(expected) {}
+  latch_base(const latch_base&) = delete;
+  latch_base& operator=(const latch_base&) = delete;
+
+  void count_down(std::ptrdiff_t update = 1, source_location site = source_location::current()) {
+    atomic_touch(&count_);
+    std::ptrdiff_t now;
+    for (;;) {
+      now = atomic_load_raw(&count_, __ATOMIC_ACQUIRE);
+      if (update < 0 || update > now) fail_sync_misuse(sync_misuse::latch_overcount, update, now, site);
+      if (atomic_cas_raw(&count_, &now, now - update, false, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) break;
+    }
+    if (now == update && accesses_observed()) [[unlikely]]
+      sync_phase_completed();  // the count reached zero: a barrier's phase, for the checkers
+    note_atomic(update != 0);
+  }
+  bool try_wait() const noexcept { return atomic_load_raw(&count_, __ATOMIC_ACQUIRE) == 0; }
+  void wait() const {
+    atomic_touch(&count_);
+    while (!try_wait()) wait_turn();
+  }
+  void arrive_and_wait(std::ptrdiff_t update = 1, source_location site = source_location::current()) {
+    count_down(update, site);
+    wait();
+  }
+
+ private:
+  std::ptrdiff_t count_;
+};
+
+/// cuda::std::counting_semaphore and cuda::counting_semaphore: a count that acquire takes one of
+/// (waiting while it is zero) and release gives back.
+template <std::ptrdiff_t LeastMaxValue>
+class semaphore_base {
+ public:
+  static constexpr std::ptrdiff_t max() noexcept { return LeastMaxValue; }
+  constexpr explicit semaphore_base(std::ptrdiff_t desired) noexcept : count_(desired) {}
+  semaphore_base(const semaphore_base&) = delete;
+  semaphore_base& operator=(const semaphore_base&) = delete;
+
+  void release(std::ptrdiff_t update = 1, source_location site = source_location::current()) {
+    atomic_touch(&count_);
+    for (;;) {
+      std::ptrdiff_t now = atomic_load_raw(&count_, __ATOMIC_RELAXED);
+      if (update < 0 || update > max() - now) fail_sync_misuse(sync_misuse::semaphore_overflow, update, max(), site);
+      if (atomic_cas_raw(&count_, &now, now + update, false, __ATOMIC_RELEASE, __ATOMIC_RELAXED)) break;
+    }
+    note_atomic(update != 0);
+  }
+  /// Takes one if the count is above zero (a poll when it is not).
+  bool try_acquire() noexcept {
+    atomic_touch(&count_);
+    std::ptrdiff_t now = atomic_load_raw(&count_, __ATOMIC_RELAXED);
+    while (now > 0)
+      if (atomic_cas_raw(&count_, &now, now - 1, false, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+        // For CUSIM_CHECK=race, what the releasing threads did is ordered before what follows,
+        // taken as the block's barrier (it may hide a race, never reports one that is not there).
+        if (accesses_observed()) [[unlikely]]
+          sync_phase_completed();
+        note_atomic(true);
+        return true;
+      }
+    return false;
+  }
+  void acquire() {
+    while (!try_acquire()) wait_turn();
+  }
+  template <class Rep, class Period>
+  bool try_acquire_for(const std::chrono::duration<Rep, Period>&) {
+    acquire();  // a GPU's wait may time out; this one completes or is a deadlock
+    return true;
+  }
+  template <class Clock, class Duration>
+  bool try_acquire_until(const std::chrono::time_point<Clock, Duration>&) {
+    acquire();
+    return true;
+  }
+
+ private:
+  std::ptrdiff_t count_;
+};
+
+/// cuda::std::atomic_flag: test_and_set, clear, test, wait and notify over a bool.
+class atomic_flag_base {
+ public:
+  constexpr atomic_flag_base() noexcept : value_(false) {}
+  atomic_flag_base(const atomic_flag_base&) = delete;
+  atomic_flag_base& operator=(const atomic_flag_base&) = delete;
+  bool test(std::memory_order o = std::memory_order_seq_cst) const { return atomic_ops<bool>::load(&value_, o); }
+  bool test_and_set(std::memory_order o = std::memory_order_seq_cst) {
+    return atomic_ops<bool>::rmw(&value_, atomic_rmw::exchange, true, o);
+  }
+  void clear(std::memory_order o = std::memory_order_seq_cst) { atomic_ops<bool>::store(&value_, false, o); }
+  void wait(bool old, std::memory_order o = std::memory_order_seq_cst) const { atomic_ops<bool>::wait(&value_, old, o); }
+  void notify_one() const { atomic_touch(&value_); }
+  void notify_all() const { atomic_touch(&value_); }
+
+ private:
+  bool value_;
+};
+
 }  // namespace cusim::detail
 
 // --- cuda::std ---------------------------------------------------------------------------------
@@ -624,6 +733,23 @@ class barrier : public ::cusim::detail::barrier_base<CompletionFunction, ::std::
 
  public:
   using base::base;
+};
+
+class latch : public ::cusim::detail::latch_base {
+ public:
+  using ::cusim::detail::latch_base::latch_base;
+};
+
+template <ptrdiff_t LeastMaxValue = ::std::numeric_limits<::std::int32_t>::max()>
+class counting_semaphore : public ::cusim::detail::semaphore_base<LeastMaxValue> {
+ public:
+  using ::cusim::detail::semaphore_base<LeastMaxValue>::semaphore_base;
+};
+using binary_semaphore = counting_semaphore<1>;
+
+class atomic_flag : public ::cusim::detail::atomic_flag_base {
+ public:
+  using ::cusim::detail::atomic_flag_base::atomic_flag_base;
 };
 
 }  // namespace cuda::std
@@ -700,6 +826,20 @@ class barrier
     b->init_(expected, ::std::move(completion), site);
   }
 };
+
+template <thread_scope Scope>
+class latch : public ::cusim::detail::latch_base {
+ public:
+  using ::cusim::detail::latch_base::latch_base;
+};
+
+template <thread_scope Scope, ::std::ptrdiff_t LeastMaxValue = ::std::numeric_limits<::std::int32_t>::max()>
+class counting_semaphore : public ::cusim::detail::semaphore_base<LeastMaxValue> {
+ public:
+  using ::cusim::detail::semaphore_base<LeastMaxValue>::semaphore_base;
+};
+template <thread_scope Scope>
+using binary_semaphore = counting_semaphore<Scope, 1>;
 
 namespace detail_lcx {
 template <class S>
