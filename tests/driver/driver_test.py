@@ -526,6 +526,9 @@ class Cases:
             sys.exit(77)
         self.nv("-O2", "fma.cu", "-o", "fma")
         expect_equal(run([os.path.join(self.work, "fma")], self.work).stdout, fused, "a * b + c, fused")
+        # -O1 (CMake's MinSizeRel) too: g++ fuses there only when told to.
+        self.nv("-O1", "fma.cu", "-o", "fma1")
+        expect_equal(run([os.path.join(self.work, "fma1")], self.work).stdout, fused, "a * b + c at -O1, fused")
         self.nv("-O2", "-fmad=false", "fma.cu", "-o", "fma_separate")
         expect_equal(run([os.path.join(self.work, "fma_separate")], self.work).stdout, "0x0p+0\n",
                      "a * b + c with -fmad=false, the product rounded first")

@@ -332,6 +332,10 @@ class Driver:
             # nvcc contracts a * b + c into one fused multiply-add (--fmad=true, its default); so
             # does the host compiler here, which rounds as the GPU does (docs/fidelity.md).
             cmd += fma_flags()
+            if fma_flags() and "-O1" in self.opt_flags() and "clang" not in os.path.basename(self.cxx):
+                # g++ forms fused multiply-adds at -O1 (CMake's MinSizeRel for CUDA) only with this
+                # (from -O2 on, and at -Os, it does anyway; at -O0 never).
+                cmd.append("-fexpensive-optimizations")
         if kind == "cu" and os.environ.get("CUSIM_NVCC_UNCHECKED", "") in ("", "0"):
             cmd += self.check_flags()
         cmd += self.opt_flags() + dep_args + list(phase_flags) + [source]
