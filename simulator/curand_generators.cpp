@@ -62,6 +62,7 @@ using namespace cusim::curand_detail;
 
 constexpr unsigned xorwow_states = 4096;
 constexpr unsigned mrg_states = 81920;
+constexpr unsigned mrg_legacy_states = 4096;  // CURAND_ORDERING_PSEUDO_LEGACY
 constexpr unsigned long long philox_states = 65536;
 
 bool supported(curandRngType_t t) {
@@ -238,7 +239,8 @@ curandStatus_t generate(curandGenerator_t g, T* out, std::size_t n, kind k, doub
       });
       break;
     case CURAND_RNG_PSEUDO_MRG32K3A:
-      round_robin(*g, g->mrg_states, units, mrg_states, mrg_init(seed), [&](unsigned long long m, mrg_state& st) {
+      round_robin(*g, g->mrg_states, units, g->ordering == CURAND_ORDERING_PSEUDO_LEGACY ? mrg_legacy_states : mrg_states,
+                  mrg_init(seed), [&](unsigned long long m, mrg_state& st) {
         auto next = [&] { return mrg32k3a_next(st.s1, st.s2); };
         switch (k) {
           case kind::bits: out[m] = static_cast<T>(mrg32k3a_bits(next())); break;
@@ -352,10 +354,14 @@ curandStatus_t curandSetGeneratorOffset(curandGenerator_t generator, unsigned lo
 }
 curandStatus_t curandSetGeneratorOrdering(curandGenerator_t generator, curandOrdering_t order) {
   if (generator == nullptr) return CURAND_STATUS_NOT_INITIALIZED;
-  // Only the default ordering's layout is implemented; BEST is documented to be the same.
-  if (order != CURAND_ORDERING_PSEUDO_DEFAULT && order != CURAND_ORDERING_PSEUDO_BEST)
+  // BEST is DEFAULT; LEGACY is DEFAULT too but for MRG32k3a, which then runs 4096 states. SEEDED
+  // (XORWOW's fast seeding) and DYNAMIC are cuRAND's but not implemented here: refused rather
+  // than answered in another order (docs/unmodified-cuda.md).
+  if (order != CURAND_ORDERING_PSEUDO_DEFAULT && order != CURAND_ORDERING_PSEUDO_BEST &&
+      order != CURAND_ORDERING_PSEUDO_LEGACY)
     return CURAND_STATUS_OUT_OF_RANGE;
   generator->ordering = order;
+  generator->restart();
   return CURAND_STATUS_SUCCESS;
 }
 curandStatus_t curandGenerateSeeds(curandGenerator_t generator) {

@@ -366,6 +366,13 @@ TEST_CASE("curandGenerate lays Philox's and MRG32k3a's numbers out as cuRAND's d
   CHECK(b[0] == 3379073520u);      // subsequence 0's first
   CHECK(b[1] == 653317650u);       // subsequence 1's first
   CHECK(b[81920] == 2521876100u);  // subsequence 0's second
+  // CURAND_ORDERING_PSEUDO_LEGACY: MRG32k3a with 4096 states.
+  REQUIRE(curandSetGeneratorOrdering(mrg, CURAND_ORDERING_PSEUDO_LEGACY) == CURAND_STATUS_SUCCESS);
+  REQUIRE(curandSetGeneratorOffset(mrg, 0) == CURAND_STATUS_SUCCESS);
+  REQUIRE(curandGenerate(mrg, bits.data(), 4097) == CURAND_STATUS_SUCCESS);
+  b = bits.copy_to_host();
+  CHECK(b[1] == 653317650u);
+  CHECK(b[4096] == 2521876100u);
   // Philox takes an odd count of normals; the others draw whole pairs.
   cusim::device_array<float> three(3);
   CHECK(curandGenerateNormal(philox, three.data(), 3, 0.0f, 1.0f) == CURAND_STATUS_SUCCESS);
@@ -387,6 +394,7 @@ TEST_CASE("the host generators answer cuRAND's status codes on bad calls") {
   CHECK(curandGenerateNormal(gen, two, 3, 0.0f, 1.0f) == CURAND_STATUS_LENGTH_NOT_MULTIPLE);
   CHECK(curandGenerateLogNormal(gen, two, 3, 0.0f, 1.0f) == CURAND_STATUS_LENGTH_NOT_MULTIPLE);
   CHECK(curandSetGeneratorOrdering(gen, CURAND_ORDERING_QUASI_DEFAULT) == CURAND_STATUS_OUT_OF_RANGE);
+  CHECK(curandSetGeneratorOrdering(gen, CURAND_ORDERING_PSEUDO_LEGACY) == CURAND_STATUS_SUCCESS);
   CHECK(curandGenerateUniform(gen, two, 0) == CURAND_STATUS_SUCCESS);
   // A host generator writes host memory: the same first value as the device generator's.
   REQUIRE(curandSetPseudoRandomGeneratorSeed(gen, 1234) == CURAND_STATUS_SUCCESS);
