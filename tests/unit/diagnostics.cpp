@@ -2,6 +2,8 @@
 // diagnostics: the texts of the simulator's messages, built from facts alone (no kernel runs).
 #include "diagnostics.hpp"
 
+#include <cusim/backend/sim/libcudacxx_sync.hpp>
+
 #include <doctest/doctest.h>
 
 #include <signal.h>
@@ -332,4 +334,45 @@ TEST_CASE("a raw array's bounds fault names its axis and space, or says the axis
         "tid=[0, 0, 0] ctaid=[1, 0, 0]: index 16 is out of bounds for an axis with size 16 (local array, tile.cu:21)");
   CHECK(sim::host_array_bounds_message("a.cu", 7, 9, -1, "'int [3]'") ==
         "a.cu:7:9: runtime error: index -1 out of bounds for type 'int [3]'\n");
+}
+
+TEST_CASE("libcu++'s synchronisation objects misused: each report names the object, the facts and the line") {
+  using cusim::detail::sync_misuse;
+  const auto text = [](sync_misuse what, std::int64_t a, std::int64_t b) {
+    return std::string(sim::sync_misuse_error(tid, ctaid, static_cast<int>(what), a, b, site).what());
+  };
+  CHECK(text(sync_misuse::barrier_not_initialised, 0, 0) ==
+        "tid=[1, 0, 0] ctaid=[2, 0, 0]: cuda::barrier used before init: neither init(&bar, count) nor a constructor "
+        "set it up (a __shared__ barrier needs init by one thread, then __syncthreads(), before any thread uses it) "
+        "(kernel.cu:12)");
+  CHECK(text(sync_misuse::barrier_bad_expected, -1, 1048575) ==
+        "tid=[1, 0, 0] ctaid=[2, 0, 0]: cuda::barrier initialised for -1 arrivals a phase: the count must be from 0 "
+        "to 1048575 (kernel.cu:12)");
+  CHECK(text(sync_misuse::barrier_bad_update, 0, 0) ==
+        "tid=[1, 0, 0] ctaid=[2, 0, 0]: cuda::barrier::arrive(0): the update must be at least 1 (kernel.cu:12)");
+  CHECK(text(sync_misuse::barrier_overarrival, 1, 0) ==
+        "tid=[1, 0, 0] ctaid=[2, 0, 0]: cuda::barrier::arrive(1): 1 arrival when the phase expects only 0 more: "
+        "more threads arrive than the barrier was initialised for (kernel.cu:12)");
+  CHECK(text(sync_misuse::barrier_foreign_token, 0, 0) ==
+        "tid=[1, 0, 0] ctaid=[2, 0, 0]: cuda::barrier::wait: the arrival token was not given by this barrier "
+        "(another barrier's, or a default-constructed one) (kernel.cu:12)");
+  CHECK(text(sync_misuse::barrier_stale_token, 2, 5) ==
+        "tid=[1, 0, 0] ctaid=[2, 0, 0]: cuda::barrier::wait: the arrival token is of phase 2, but the barrier is in "
+        "phase 5: a token may be waited on only in its own phase or the next (kernel.cu:12)");
+  CHECK(text(sync_misuse::copy_misaligned, 0x1004, 16) ==
+        "tid=[1, 0, 0] ctaid=[2, 0, 0]: memcpy_async with cuda::aligned_size_t<16>: 0x1004 (an address or the "
+        "size) is not a multiple of 16 (kernel.cu:12)");
+  CHECK(text(sync_misuse::pipeline_wrong_role, 0, 0) ==
+        "tid=[1, 0, 0] ctaid=[2, 0, 0]: cuda::pipeline: consumer_wait or consumer_release by a thread that joined "
+        "the pipeline as a producer (kernel.cu:12)");
+  CHECK(text(sync_misuse::latch_overcount, 5, 4) ==
+        "tid=[1, 0, 0] ctaid=[2, 0, 0]: cuda::latch: a count down by 5 when the count is 4: more arrivals than the "
+        "latch was made for (kernel.cu:12)");
+  CHECK(text(sync_misuse::semaphore_overflow, 2, 1) ==
+        "tid=[1, 0, 0] ctaid=[2, 0, 0]: cuda::counting_semaphore::release(2): the count would pass max() = 1 "
+        "(kernel.cu:12)");
+  CHECK(sim::sync_misuse_error(tid, ctaid, static_cast<int>(sync_misuse::barrier_overarrival), 1, 0, site).kind() ==
+        fault_kind::barrier_divergence);
+  CHECK(sim::sync_misuse_error(tid, ctaid, static_cast<int>(sync_misuse::copy_misaligned), 4, 16, site).code() ==
+        cudaErrorMisalignedAddress);
 }
