@@ -598,8 +598,11 @@ cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, cudaChan
   return cudaChannelFormatDesc{x, y, z, w, f};
 }
 
-cudaError_t cudaMalloc3DArray(cudaArray_t* array, const cudaChannelFormatDesc* desc, cudaExtent extent,
-                              unsigned int flags) {
+namespace {
+/// `caller`: the return address into the program of cudaMallocArray or cudaMalloc3DArray (named
+/// by a leak report of the array's storage).
+cudaError_t make_array(cudaArray_t* array, const cudaChannelFormatDesc* desc, cudaExtent extent, unsigned int flags,
+                       std::uintptr_t caller) {
   if (array == nullptr) return fail(cudaErrorInvalidValue);
   *array = nullptr;
   if (cudaError_t e = cusim::sim::sticky_fault(); e != cudaSuccess) return e;
@@ -628,8 +631,7 @@ cudaError_t cudaMalloc3DArray(cudaArray_t* array, const cudaChannelFormatDesc* d
   a->freed = false;
   const std::size_t bytes = a->slice_bytes() * a->slices;
   if (bytes > p.totalGlobalMem) return fail(cudaErrorMemoryAllocation);
-  a->data = static_cast<char*>(cusim::sim::allocate(bytes, cusim::sim::allocation_kind::device, {}, 0,
-                                                    reinterpret_cast<std::uintptr_t>(__builtin_return_address(0))));
+  a->data = static_cast<char*>(cusim::sim::allocate(bytes, cusim::sim::allocation_kind::device, {}, 0, caller));
   if (a->data == nullptr) return fail(cudaErrorMemoryAllocation);
   cusim::sim::registry& r = cusim::sim::objects();
   std::unique_lock lock(r.mutex);
@@ -638,11 +640,18 @@ cudaError_t cudaMalloc3DArray(cudaArray_t* array, const cudaChannelFormatDesc* d
   r.arrays.push_back(std::move(a));
   return cudaSuccess;
 }
+}  // namespace
+
+cudaError_t cudaMalloc3DArray(cudaArray_t* array, const cudaChannelFormatDesc* desc, cudaExtent extent,
+                              unsigned int flags) {
+  return make_array(array, desc, extent, flags, reinterpret_cast<std::uintptr_t>(__builtin_return_address(0)));
+}
 
 cudaError_t cudaMallocArray(cudaArray_t* array, const cudaChannelFormatDesc* desc, std::size_t width,
                             std::size_t height, unsigned int flags) {
   if (flags & (cudaArrayLayered | cudaArrayCubemap)) return fail(cudaErrorInvalidValue);
-  return cudaMalloc3DArray(array, desc, make_cudaExtent(width, height, 0), flags);
+  return make_array(array, desc, make_cudaExtent(width, height, 0), flags,
+                    reinterpret_cast<std::uintptr_t>(__builtin_return_address(0)));
 }
 
 cudaError_t cudaFreeArray(cudaArray_t array) {
