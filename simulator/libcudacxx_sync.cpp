@@ -4,7 +4,7 @@
 // one, and the completion of a barrier's phase told to the checkers. Their waits and copies need
 // nothing else compiled: they poll through detail::note_atomic and check through
 // detail::check_async_copy (raw_access.cpp).
-#include "block_runner.hpp"
+#include "block_state.hpp"
 #include "checker.hpp"
 #include "debugger.hpp"
 #include "diagnostics.hpp"
