@@ -258,7 +258,11 @@ cudaError_t run(const node_work& work, cudaStream_t stream) {
 
 namespace {
 std::mutex node_addresses_mutex;
-std::map<const void*, std::size_t> node_addresses;  // each graph allocation's address and size
+struct node_memory {
+  std::size_t bytes;
+  bool ran = false;  // in use (cudaGraphMemAttrUsedMem*) from the node's first run, as a GPU maps it then
+};
+std::map<const void*, node_memory> node_addresses;  // each graph allocation's address, size and state
 std::size_t used_high = 0, reserved_high = 0;       // cudaGraphMemAttr*High, under the mutex
 }  // namespace
 
@@ -271,7 +275,7 @@ graph_allocation::graph_allocation(std::size_t bytes) : bytes_(bytes) {
   }
   if (ptr_ != nullptr) {
     std::lock_guard lock(node_addresses_mutex);
-    node_addresses.emplace(ptr_, bytes_);
+    node_addresses.emplace(ptr_, node_memory{bytes_});
   }
   graph_memory_usage();  // the high watermarks
 }
@@ -295,16 +299,21 @@ graph_allocation::~graph_allocation() {
 
 void graph_allocation::map() const {
   adopt(ptr_, bytes_, allocation_kind::device);
+  {
+    std::lock_guard lock(node_addresses_mutex);
+    if (auto it = node_addresses.find(ptr_); it != node_addresses.end()) it->second.ran = true;
+  }
   graph_memory_usage();
 }
 
 graph_memory graph_memory_usage() {
   std::lock_guard lock(node_addresses_mutex);
   graph_memory m;
-  for (const auto& [p, bytes] : node_addresses) {
-    m.reserved += bytes;
+  for (const auto& [p, memory] : node_addresses) {
+    m.reserved += memory.bytes;
+    if (!memory.ran) continue;
     const auto a = find_allocation(p);
-    if (a && a->base == p) m.used += bytes;
+    if (a && a->base == p) m.used += memory.bytes;
   }
   used_high = std::max(used_high, m.used);
   reserved_high = std::max(reserved_high, m.reserved);

@@ -254,7 +254,7 @@ cudaError_t cudaGraphExecHostNodeSetParams(cudaGraphExec_t exec, cudaGraphNode_t
 /// the order they were added), of the same types, with the same edges and kernels.
 cudaError_t cudaGraphExecUpdate(cudaGraphExec_t exec, cudaGraph_t graph, cudaGraphExecUpdateResultInfo* info);
 /// The memory of graph allocation nodes: reserved when a node is added (its address is fixed
-/// from then), in use while allocated (from the node's run, or its creation, until freed).
+/// from then), in use while allocated (from the node's run until freed).
 cudaError_t cudaDeviceGraphMemTrim(int device);
 cudaError_t cudaDeviceGetGraphMemAttribute(int device, cudaGraphMemAttributeType attr, void* value);
 /// Only the high watermarks, and only to 0 (they start again from the current figure).
