@@ -449,6 +449,34 @@ class Cases:
         self.nv("-O1", "t.cu", "-o", "t")
         run([os.path.join(self.work, "t")], self.work)
 
+    def curand_headers(self):
+        """<curand.h> and <curand_kernel.h> are the toolkit layout's, never a copy on the system path
+        (/usr/local/include/curand.h, an NVIDIA toolkit's), and -lcurand links cuRAND's host API:
+        a device generator and a kernel's curand_init draw the H100's first XORWOW values."""
+        write(os.path.join(self.work, "r.cu"),
+              "#include <curand.h>\n#include <curand_kernel.h>\n#include <cstdio>\n"
+              "__global__ void k(unsigned* o) { curandState s; curand_init(1234, 1, 0, &s); o[0] = curand(&s); }\n"
+              "int main() {\n"
+              "  unsigned* d; cudaMalloc(&d, 2 * sizeof(unsigned));\n"
+              "  curandGenerator_t g; curandCreateGenerator(&g, CURAND_RNG_PSEUDO_DEFAULT);\n"
+              "  curandSetPseudoRandomGeneratorSeed(g, 1234); curandGenerate(g, d, 1);\n"
+              "  k<<<1, 1>>>(d + 1); unsigned h[2]; cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);\n"
+              "  std::printf(\"%u %u %d\\n\", h[0], h[1], (int)curandDestroyGenerator(g));\n"
+              "}\n")
+        p = self.nv("-M", "r.cu")
+        deps = [d for d in p.stdout.replace("\\\n", " ").split()[1:]]
+        inc = os.path.join(os.path.abspath(self.toolkit), "include") + os.sep
+        for h in ("curand.h", "curand_kernel.h"):
+            expect_in(inc + h, deps, "the dependencies")
+        # The layout's headers are links into this repository's include/.
+        ours = os.path.realpath(os.path.join(HERE, "..", "..", "include")) + os.sep
+        stray = [d for d in deps if os.path.basename(d).startswith("curand") and not os.path.realpath(d).startswith(ours)]
+        if stray:
+            raise Failure(f"cuRAND headers from outside the toolkit layout: {stray[:5]}")
+        self.nv("-O1", "r.cu", "-lcurand", "-o", "r")
+        p = run([os.path.join(self.work, "r")], self.work, env=env_without_cuda(self.toolkit))
+        expect_equal(p.stdout, "624778773 3522650202 0\n", "the program's output")
+
     def shared_runtime(self):
         """-cudart shared: the simulator as a shared library, TLS reads from the program included."""
         prog = os.path.join(self.work, "shared_app")
