@@ -376,3 +376,22 @@ TEST_CASE("libcu++'s synchronisation objects misused: each report names the obje
   CHECK(sim::sync_misuse_error(tid, ctaid, static_cast<int>(sync_misuse::copy_misaligned), 4, 16, site).code() ==
         cudaErrorMisalignedAddress);
 }
+
+TEST_CASE("texture and surface faults name the call, the object and what is wrong with it") {
+  auto destroyed = sim::bad_texture_object_error(tid, ctaid, "tex2D", "texture object", 3, true, site);
+  CHECK(std::string(destroyed.what()) ==
+        "tid=[1, 0, 0] ctaid=[2, 0, 0]: tex2D through texture object 3, which cudaDestroyTextureObject destroyed "
+        "(kernel.cu:12)");
+  CHECK(destroyed.code() == cudaErrorIllegalAddress);
+  CHECK(std::string(sim::bad_texture_object_error(tid, ctaid, "surf2Dread", "surface object", 0, false, site).what()) ==
+        "tid=[1, 0, 0] ctaid=[2, 0, 0]: surf2Dread through surface object 0, which no cudaCreateSurfaceObject "
+        "created (kernel.cu:12)");
+  CHECK(std::string(sim::freed_array_fetch_error(tid, ctaid, "tex1D", "texture object", 7, site).what()) ==
+        "tid=[1, 0, 0] ctaid=[2, 0, 0]: tex1D through texture object 7, whose CUDA array cudaFreeArray freed "
+        "(kernel.cu:12)");
+  auto outside = sim::surface_out_of_range_error(tid, ctaid, "surf3Dwrite", 2, 64, -1, 3, 8, 16, 4, 3, 8, site);
+  CHECK(std::string(outside.what()) ==
+        "tid=[1, 0, 0] ctaid=[2, 0, 0]: surf3Dwrite of 8 bytes at x = 64 bytes, y = -1, z = 3 is outside surface "
+        "object 2 (16 x 4 x 3 elements of 8 bytes; cudaBoundaryModeTrap) (kernel.cu:12)");
+  CHECK(outside.code() == cudaErrorIllegalAddress);
+}
