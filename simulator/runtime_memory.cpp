@@ -9,7 +9,7 @@
 #include "runtime_errors.hpp"
 #include "runtime_streams.hpp"
 #include "streams.hpp"
-#include "textures.hpp"
+#include "cuda_arrays.hpp"
 
 #include <cusim/host/launch.hpp>
 
@@ -184,7 +184,7 @@ cudaError_t cudaMemset2D(void* ptr, std::size_t pitch, int value, std::size_t wi
 }
 cudaError_t cudaMemcpy3DAsync(const cudaMemcpy3DParms* params, cudaStream_t stream) {
   if (params == nullptr) return fail(cudaErrorInvalidValue);
-  cudaMemcpy3DParms copy = *params;  // a CUDA array's side becomes its storage's (textures.cpp)
+  cudaMemcpy3DParms copy = *params;  // a CUDA array's side becomes its storage's (cuda_arrays.hpp)
   if (cudaError_t e = cusim::sim::resolve_array_copy(copy); e != cudaSuccess) return fail(e);
   return copy_async(copy, stream);
 }

@@ -6,9 +6,8 @@
 // the weights of a 2-D or 3-D fetch (products of those) are rounded to 1/256 again, and 8- and
 // 16-bit unsigned texels read as normalized floats are filtered as 16-bit unsigned integers
 // (an 8-bit value v as v * 257), the sum rounded to the nearest integer and divided by 65535.
-#include "textures.hpp"
-
 #include "block_state.hpp"
+#include "cuda_arrays.hpp"
 #include "debugger.hpp"
 #include "device.hpp"
 #include "diagnostics.hpp"
@@ -24,23 +23,7 @@
 #include <memory>
 #include <mutex>
 #include <shared_mutex>
-#include <unordered_set>
 #include <vector>
-
-/// A CUDA array: its texels in one device allocation, rows of `width` elements, `rows` rows per
-/// slice, `slices` slices (depth, layers, or 6 faces per cubemap layer).
-struct cudaArray {
-  cudaChannelFormatDesc desc;
-  cudaExtent extent;  // as allocated: height and depth 0 where the array has no such axis
-  unsigned flags;
-  std::size_t element;
-  std::size_t rows;
-  std::size_t slices;
-  char* data;
-  bool freed;
-  std::size_t row_bytes() const { return extent.width * element; }
-  std::size_t slice_bytes() const { return row_bytes() * rows; }
-};
 
 using cusim::sim::fail;
 
@@ -71,8 +54,6 @@ struct object {
 
 struct registry {
   std::shared_mutex mutex;
-  std::vector<std::unique_ptr<cudaArray>> arrays;  // every array made, kept to recognise freed ones
-  std::unordered_set<const cudaArray*> live;
   std::vector<object> textures;  // handle - 1
   std::vector<object> surfaces;
 };
@@ -80,8 +61,6 @@ registry& objects() {
   static registry* r = new registry;  // outlives kernels still running at exit
   return *r;
 }
-
-bool live_array(const cudaArray* a) { return a != nullptr && objects().live.count(a) != 0; }
 
 /// The channels of a format, or 0 when CUDA refuses it: each of x, y, z, w 0, 8, 16 or 32 bits,
 /// the used ones first and equal; float channels 16 or 32 bits.
@@ -252,7 +231,7 @@ const object& find_object(std::vector<object> registry::*table, unsigned long lo
     const std::vector<object>& objs = r.*table;
     if (handle != 0 && handle <= objs.size()) {
       const object& o = objs[handle - 1];
-      status = !o.alive ? destroyed : o.view.array != nullptr && o.view.array->freed ? freed : found;
+      status = !o.alive ? destroyed : o.view.array != nullptr && o.view.array->freed.load(std::memory_order_acquire) ? freed : found;
       if (status == found) {
         c.generation = generation.load(std::memory_order_relaxed);
         c.handle = handle;
@@ -497,30 +476,6 @@ cudaError_t array_region(const cudaArray* a, std::size_t x, std::size_t y, std::
 
 }  // namespace
 
-cudaError_t resolve_array_copy(cudaMemcpy3DParms& c) {
-  if (c.srcArray == nullptr && c.dstArray == nullptr) return cudaSuccess;
-  std::shared_lock lock(objects().mutex);
-  std::size_t element = 0;
-  auto resolve = [&](cudaArray* a, cudaPos& pos, cudaPitchedPtr& ptr) -> bool {
-    if (a == nullptr) return true;
-    if (!live_array(a) || ptr.ptr != nullptr) return false;
-    if (pos.x > a->extent.width || c.extent.width > a->extent.width - pos.x || pos.y > a->rows ||
-        c.extent.height > a->rows - pos.y || pos.z > a->slices || c.extent.depth > a->slices - pos.z)
-      return false;
-    if (element != 0 && element != a->element) return false;
-    element = a->element;
-    ptr = make_cudaPitchedPtr(a->data, a->row_bytes(), a->row_bytes(), a->rows);
-    return true;
-  };
-  if (!resolve(c.srcArray, c.srcPos, c.srcPtr) || !resolve(c.dstArray, c.dstPos, c.dstPtr))
-    return cudaErrorInvalidValue;
-  if (c.srcArray != nullptr) c.srcPos.x *= element;
-  if (c.dstArray != nullptr) c.dstPos.x *= element;
-  c.extent.width *= element;
-  c.srcArray = c.dstArray = nullptr;
-  return cudaSuccess;
-}
-
 }  // namespace cusim::sim
 
 namespace cusim::detail {
@@ -628,16 +583,11 @@ cudaError_t make_array(cudaArray_t* array, const cudaChannelFormatDesc* desc, cu
   a->element = static_cast<std::size_t>(channels * desc->x / 8);
   a->rows = extent.height == 0 ? 1 : extent.height;
   a->slices = extent.depth == 0 ? 1 : extent.depth;
-  a->freed = false;
   const std::size_t bytes = a->slice_bytes() * a->slices;
   if (bytes > p.totalGlobalMem) return fail(cudaErrorMemoryAllocation);
   a->data = static_cast<char*>(cusim::sim::allocate(bytes, cusim::sim::allocation_kind::device, {}, 0, caller));
   if (a->data == nullptr) return fail(cudaErrorMemoryAllocation);
-  cusim::sim::registry& r = cusim::sim::objects();
-  std::unique_lock lock(r.mutex);
-  *array = a.get();
-  r.live.insert(a.get());
-  r.arrays.push_back(std::move(a));
+  *array = cusim::sim::keep_array(std::move(a));
   return cudaSuccess;
 }
 }  // namespace
@@ -658,12 +608,9 @@ cudaError_t cudaFreeArray(cudaArray_t array) {
   if (cudaError_t e = cusim::sim::sticky_fault(); e != cudaSuccess) return e;
   if (array == nullptr) return cudaSuccess;
   cusim::sim::wait_for(nullptr);  // like cudaFree, it waits for the device
-  cusim::sim::registry& r = cusim::sim::objects();
-  std::unique_lock lock(r.mutex);
-  if (r.live.erase(array) == 0) return fail(cudaErrorInvalidValue);
-  array->freed = true;
+  std::unique_lock lock(cusim::sim::objects().mutex);
+  if (!cusim::sim::forget_array(array)) return fail(cudaErrorInvalidValue);
   cusim::sim::generation.fetch_add(1, std::memory_order_release);
-  cusim::sim::release(array->data, true, false);
   return cudaSuccess;
 }
 
