@@ -6,8 +6,9 @@ anew on a GPU). Excluded, as gpu-truth/README.md says: lines starting `info`, th
 everything after the first cudaDeviceReset() that follows a fault (that machine's virtualised
 driver answered cudaErrorDevicesUnavailable there). That tail is compared instead with
 semantics.tail.txt: what a GPU on a normal machine answers once the reset has cleared the fault.
-Lines docs/fidelity.md lists as deliberate differences are named in differences.txt (one line's
-first column a line, `#` comments); none today. Exit 0 when nothing else differs.
+Lines docs/fidelity.md lists as deliberate differences are named in NAME.differences.txt beside
+the reference (a line's first word, and optionally a tolerance for its numbers, relative above 1 and absolute below; `#`
+comments): none for semantics.cu; for libraries.cu, cuRAND's normals. Exit 0 when nothing else differs.
 
 The same comparison serves libraries.cu (textures, cuRAND's device API, half precision: copied
 verbatim from ../shared/gpu-truth too), which has no reset and so no tail: --tail "".
@@ -40,14 +41,33 @@ def comparable(lines):
 
 
 def allowed_differences(path):
-    allowed = set()
+    """{first word of a GPU line: relative tolerance, or None for any difference}. A line of the file
+    is `WORD [TOLERANCE]  # reason`: with a tolerance, the line's words must be the same but for
+    numbers within it of the GPU's."""
+    allowed = {}
     if os.path.exists(path):
         with open(path) as f:
             for line in f:
-                line = line.split("#", 1)[0].strip()
-                if line:
-                    allowed.add(line.split()[0])
+                words = line.split("#", 1)[0].split()
+                if words:
+                    allowed[words[0]] = float(words[1]) if len(words) > 1 else None
     return allowed
+
+
+def within(got, want, tolerance):
+    g, w = got.split(), want.split()
+    if len(g) != len(w):
+        return False
+    for a, b in zip(g, w):
+        if a == b:
+            continue
+        try:
+            x, y = float(a), float(b)
+        except ValueError:
+            return False
+        if abs(x - y) > tolerance * max(abs(y), 1.0):
+            return False
+    return True
 
 
 def diff(got, want, allowed, what):
@@ -55,8 +75,10 @@ def diff(got, want, allowed, what):
     for i in range(max(len(got), len(want))):
         g = got[i] if i < len(got) else "<missing>"
         w = want[i] if i < len(want) else "<missing>"
-        if g != w and (not w.split() or w.split()[0] not in allowed):
-            problems.append(f"{what} line {i + 1}:\n  cusim: {g}\n  GPU:   {w}")
+        key = w.split()[0] if w.split() else None
+        if g == w or (key in allowed and (allowed[key] is None or within(g, w, allowed[key]))):
+            continue
+        problems.append(f"{what} line {i + 1}:\n  cusim: {g}\n  GPU:   {w}")
     return problems
 
 
@@ -65,7 +87,8 @@ def main():
     ap.add_argument("program")
     ap.add_argument("--reference", default=os.path.join(HERE, "semantics.h100.txt"))
     ap.add_argument("--tail", default=os.path.join(HERE, "semantics.tail.txt"))
-    ap.add_argument("--differences", default=os.path.join(HERE, "differences.txt"))
+    ap.add_argument("--differences", default=None,
+                    help="the explained differences (default: REFERENCE's name with .differences.txt)")
     args = ap.parse_args()
 
     run = subprocess.run([args.program], capture_output=True, text=True, timeout=240)
@@ -76,7 +99,8 @@ def main():
     if args.tail:
         with open(args.tail) as f:
             want_tail = f.read().splitlines()
-    allowed = allowed_differences(args.differences)
+    differences = args.differences or os.path.join(HERE, os.path.basename(args.reference).split(".")[0] + ".differences.txt")
+    allowed = allowed_differences(differences)
     reference = os.path.basename(args.reference)
     what = reference.split(".")[0]
     problems = diff(comparable(got_head), comparable(want_head), allowed, reference)
