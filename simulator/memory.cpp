@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <algorithm>
+#include <atomic>
 #include <map>
 #include <mutex>
 #include <vector>
@@ -46,6 +47,7 @@ std::map<std::uintptr_t, freed_allocation>& freed() {
   return *f;
 }
 std::size_t device_in_use = 0;
+std::atomic<std::uint64_t> release_count{0};
 std::uint64_t allocations = 0;
 
 /// Fresh device memory under the init checker: a pattern kernels are unlikely to store, so that
@@ -160,7 +162,10 @@ bool release(void* p, bool accept_device, bool accept_host, std::uintptr_t calle
     if (it->second.kind == allocation_kind::registered_host || it->second.kind == allocation_kind::symbol) return false;
     const bool host = it->second.kind == allocation_kind::host;
     if (host ? !accept_host : !accept_device) return false;
-    if (!host) device_in_use -= it->second.bytes;
+    if (!host) {
+      device_in_use -= it->second.bytes;
+      release_count.fetch_add(1, std::memory_order_release);
+    }
     owned = it->second.owned;
     bytes = it->second.bytes;
     if (owned && in_arena(p)) {
@@ -240,6 +245,8 @@ address_owner owner_near(std::uintptr_t addr) {
   }
   return best;
 }
+
+std::uint64_t releases() { return release_count.load(std::memory_order_acquire); }
 
 device_shadow* find_shadow(const void* p) {
   std::lock_guard lock(mutex);

@@ -63,5 +63,8 @@ address_owner owner_near(std::uintptr_t addr);
 
 /// The shadow of the device or managed allocation that holds `p`, or null. Valid until freed.
 device_shadow* find_shadow(const void* p);
+/// Counts the releases of device and managed allocations: a shadow found before the count changed
+/// may be gone (a kernel's own free() of device-heap memory, say).
+std::uint64_t releases();
 
 }  // namespace cusim::sim

@@ -123,6 +123,10 @@ void memory_checker::classify(thread_record& t, block_context& b, const pending_
 
 device_shadow* memory_checker::shadow_of(const void* p) {
   const auto addr = reinterpret_cast<std::uintptr_t>(p);
+  if (const std::uint64_t now = releases(); now != recent_releases_) {  // a free() may have taken one
+    std::fill(std::begin(recent_), std::end(recent_), nullptr);
+    recent_releases_ = now;
+  }
   for (device_shadow* d : recent_)
     if (d != nullptr && addr - d->base < d->bytes) return d;
   device_shadow* d = find_shadow(p);

@@ -73,6 +73,7 @@ class memory_checker final : public checker {
 
   bool race_, init_;
   device_shadow* recent_[4] = {};  // the allocations touched last (a kernel's few arrays)
+  std::uint64_t recent_releases_ = 0;  // releases() when recent_ was last known valid
   unsigned next_recent_ = 0;
   std::uint64_t start_clock_;
   std::uint64_t grid_clock_ = 0;
