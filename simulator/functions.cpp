@@ -6,7 +6,9 @@
 #include "device.hpp"
 #include "kernels.hpp"
 #include "last_error.hpp"
+#include "streams.hpp"
 
+#include <cusim/backend/sim/unmodified.hpp>
 #include <cusim/host/launch.hpp>
 
 #include <mutex>
@@ -38,11 +40,21 @@ cudaError_t launch_by_address(const void* kernel, dim3 grid, dim3 block, void** 
   const detail::kernel_binder bind = binder_for(kernel);
   if (bind == nullptr) return fail(cudaErrorInvalidDeviceFunction);
   const launch_config config{grid, block, shared_bytes, stream};
+  // After a kernel fault the context is unusable on a GPU: a launch fails with the fault's code.
+  if (detail::current_thread_ == nullptr)
+    if (const std::exception_ptr kept = stream_fault(nullptr)) return fail(error_code(kept));
   try {
     detail::submit(kernel, config, bind(kernel, args), cooperative);
   } catch (...) {
-    return detail::c_api_launch_failed(std::current_exception(), stream);
+    // The default stream ran the kernel at once: in an unmodified program its fault is reported
+    // once on stderr, as a <<<>>> launch's is, and kept for the next synchronisation.
+    const std::exception_ptr failure = std::current_exception();
+    detail::report_c_api_kernel_fault(failure);
+    return detail::c_api_launch_failed(failure, stream);
   }
+  // On a stream the kernel runs later, on the stream's thread: its fault is reported when it has run.
+  if (stream != nullptr && detail::current_thread_ == nullptr && !stream_is_capturing(stream))
+    run_on(stream, [stream] { detail::report_c_api_kernel_fault(stream_fault(stream)); });
   return cudaSuccess;
 }
 
