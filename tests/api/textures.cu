@@ -62,7 +62,7 @@ TEST_CASE("a uchar4 texture read as normalized floats filters as the H100 does")
   CHECK(cudaFreeArray(array) == cudaSuccess);
 }
 
-TEST_CASE("a surface is read and written by a cusim kernel; a write outside it with Trap faults") {
+TEST_CASE("a surface is read and written by a cusim kernel, and a write outside it with Trap faults") {
   const int w = 4, h = 2;
   cudaChannelFormatDesc cd = cudaCreateChannelDesc<int>();
   cudaArray_t array = nullptr;
