@@ -310,6 +310,9 @@ class Phases(unittest.TestCase):
         # The first form is the plain rewrite, after the phased one, which a #line closes that gives
         # the rest of the line of the body's { back its number.
         start = out.index(" if (::cusim::detail::phases_begin()) {")
+        guard = out.rfind(" if constexpr (std::is_trivially_copyable_v", 0, start)  # a template's T (below)
+        if guard >= 0 and "\n" not in out[guard:start]:
+            start = guard
         end = out.index("\n", out.index("return; }\n#line ", start) + len("return; }\n")) + 1
         self.assertEqual(out[:start] + out[end:], plain)
         return out
@@ -414,6 +417,129 @@ class Phases(unittest.TestCase):
     def test_kernels_without_barriers_are_left_as_they_are(self):
         src = "__global__ void k(float* p) { p[threadIdx.x] = 1; }\n"
         self.assertEqual(rewrite.rewrite(src, "t.cu"), rewrite.rewrite(src, "t.cu", phases=False))
+
+    # The cuda-samples' shapes (docs/performance.md, "Which samples' kernels get phases").
+    def test_template_type_parameters_are_replicated_where_trivial(self):
+        src = ("template <class T, unsigned int blockSize, bool nIsPow2>\n"
+               "__global__ void k(const T* in, T* out) {\n"
+               "  __shared__ T s[blockSize];\n"
+               "  unsigned int tid = threadIdx.x;\n"
+               "  T mySum = in[tid];\n"
+               "  if (nIsPow2) mySum += in[tid + blockSize];\n"
+               "  s[tid] = mySum;\n"
+               "  __syncthreads();\n"
+               "  for (unsigned int s2 = blockDim.x / 2; s2 > 0; s2 >>= 1) {\n"
+               "    if (tid < s2) { s[tid] = mySum = mySum + s[tid + s2]; }\n"
+               "    __syncthreads();\n"
+               "  }\n"
+               "  if (tid == 0) out[blockIdx.x] = mySum;\n"
+               "}\n")
+        out = self.phased(src)
+        self.assertIsNotNone(out)
+        # The phased form only for the instantiations whose T the slots take.
+        self.assertIn(" if constexpr (std::is_trivially_copyable_v<std::remove_cv_t<T>> && "
+                      "std::is_trivially_default_constructible_v<std::remove_cv_t<T>> && !std::is_array_v<T>) "
+                      "if (::cusim::detail::phases_begin())",
+                      out)
+        self.assertIn("cusim_pb_.slots<std::remove_cv_t<T>>()", out)
+        # A pointer to T needs no such condition; a kernel that is no template knows no T.
+        self.assertNotIn("if constexpr", self.phased(src.replace("  T mySum = in[tid];", "  T* mySum2 = out; float mySum = in[tid];")))
+        self.assertIsNone(self.phased(src.replace("template <class T, unsigned int blockSize, bool nIsPow2>\n", "")
+                                      .replace("blockSize", "64").replace("nIsPow2", "true")))
+
+    def test_a_class_of_the_file_that_cannot_wait_may_be_used(self):
+        helper = ("template <class T> struct SharedMemory {\n"
+                  "  __device__ inline operator T*() { extern __shared__ int smem[]; return (T*)smem; }\n"
+                  "};\n"
+                  "template <> struct SharedMemory<double> {\n"
+                  "  __device__ inline operator double*() { extern __shared__ double smem_d[]; return (double*)smem_d; }\n"
+                  "};\n")
+        src = self.KERNEL.replace("  __shared__ float s[64];\n", "  float* s = SharedMemory<float>();\n")
+        self.assertIsNotNone(self.phased(helper + src))
+        self.assertIsNone(self.phased(src))  # a class this file does not define: unknown
+        waits = helper.replace("return (double*)smem_d;", "__syncthreads(); return (double*)smem_d;")
+        self.assertIsNone(self.phased(waits + src))
+        # A constructor defined outside the class counts too.
+        outside = "struct Waits { __device__ Waits(); };\n__device__ Waits::Waits() { __syncthreads(); }\n"
+        self.assertIsNone(self.phased(outside + src.replace("SharedMemory<float>()", "(Waits(), nullptr)")))
+
+    def test_function_like_macros_of_the_file_that_cannot_wait_may_be_used(self):
+        src = self.KERNEL.replace("  s[t] = in[t];\n", "  s[t] = IMUL(in[t], 2);\n")
+        self.assertIsNotNone(self.phased("#define IMUL(a, b) __fmul_rn(a, b)\n" + src))
+        self.assertIsNone(self.phased("#define IMUL(a, b) (__syncthreads(), (a) * (b))\n" + src))
+        self.assertIsNone(self.phased("#define IMUL(a, b) a(b)\n" + src))
+        self.assertIsNone(self.phased(src))  # another file's macro: unknown
+        # One naming what is not its parameter (a local of the kernel?), or declaring, is not an expression.
+        self.assertIsNone(self.phased("#define IMUL(a, b) ((a) * (b) * t)\n" + src))
+        self.assertIsNone(self.phased("#define IMUL(a, b) float a = b; return\n" + src))
+        # Nor may a class's or a macro's name open a statement: it may declare a variable.
+        helper = "struct Calm { __device__ Calm() {} };\n"
+        self.assertIsNone(self.phased(helper + self.KERNEL.replace("  s[t] = in[t];\n", "  Calm c;\n  s[t] = in[t];\n")))
+
+    def test_a_call_of_a_function_of_the_file_may_open_a_statement(self):
+        comparator = "__device__ void Comparator(float& a, float& b) { if (a > b) { float t = a; a = b; b = t; } }\n"
+        src = self.KERNEL.replace("  s[t] = in[t];\n", "  s[t] = in[t];\n  Comparator(s[t], s[t]);\n")
+        self.assertIsNotNone(self.phased(comparator + src))
+        self.assertIsNone(self.phased(comparator.replace("if (a > b)", "__syncthreads(); if (a > b)") + src))
+
+    def test_shared_arrays_declared_in_a_loop_are_declared_once(self):
+        src = self.KERNEL.replace("  __shared__ float s[64];\n", "").replace(
+            "    if (t < stride)", "    __shared__ float As[16][16];\n    As[t % 16][0] = 1;\n    if (t < stride)")
+        src = src.replace("  s[t] = in[t];\n", "  float* s = out;\n")
+        out = self.phased(src)
+        self.assertIsNotNone(out)
+        head = out.split("phases_begin()) {")[1].split("::cusim::detail::phase_block cusim_pb_;")[0]
+        self.assertIn("As", head)
+        # Named outside the loop: left on fibers.
+        self.assertIsNone(self.phased(src.replace("  if (t == 0) out[0] = s[0];", "  float As = 0;\n  if (t == 0) out[0] = As;")))
+
+    def test_a_block_of_its_own_holding_barriers_is_a_level(self):
+        src = self.KERNEL.replace("  for (unsigned stride = 32;", "  {\n  for (unsigned stride = 32;").replace(
+            "  if (t == 0) out[0]", "  }\n  if (t == 0) out[0]")
+        out = self.phased(src)
+        self.assertIsNotNone(out)
+        self.assertEqual(out.count("cusim_pb_.leave("), 1)
+
+    def test_a_loop_variable_named_as_a_parameter(self):
+        src = self.KERNEL.replace("const float* in, float* out)", "const float* in, float* out, unsigned stride)").replace(
+            "  s[t] = in[t];\n", "  s[t] = in[t] + stride;\n")
+        out = self.phased(src)
+        self.assertIsNotNone(out)
+        # The loop's binder of `stride` opens a scope of its own in the phase that uses the parameter.
+        self.assertRegex(out, r"\{ \[\[maybe_unused\]\] unsigned& stride = \(cusim_l\d+_ =")
+
+    def test_the_block_handle_in_other_spellings(self):
+        src = self.KERNEL.replace("  const unsigned t", "  auto cta = cg::this_thread_block();\n  const unsigned t")
+        src = src.replace("  __syncthreads();\n  for", "  cg::sync(cta);\n  for").replace("    __syncthreads();", "    cta.sync();")
+        self.assertIsNotNone(self.phased(src))
+        using = src.replace("auto cta = cg::this_thread_block();", "thread_block cta = this_thread_block();").replace(
+            "cg::sync(cta);", "sync(cta);")
+        self.assertIsNotNone(self.phased(using))
+        # A tile's sync is no block barrier: no phased form.
+        tile = self.KERNEL.replace("  __syncthreads();\n  for", "  tile.sync();\n  for").replace("    __syncthreads();", "")
+        self.assertIsNone(self.phased(tile))
+
+    def test_the_decisions_are_reported_on_request(self):
+        import contextlib
+        import io
+        src = self.KERNEL + self.KERNEL.replace("void k(", "void k2(").replace("  s[t] = in[t];\n", "  atomicAdd(out, 1.0f);\n")
+        err = io.StringIO()
+        old = os.environ.get("CUSIM_NVCC_PHASES_REPORT")
+        os.environ["CUSIM_NVCC_PHASES_REPORT"] = "1"
+        try:
+            with contextlib.redirect_stderr(err):
+                rewrite.rewrite(src, "t.cu")
+        finally:
+            if old is None:
+                del os.environ["CUSIM_NVCC_PHASES_REPORT"]
+            else:
+                os.environ["CUSIM_NVCC_PHASES_REPORT"] = old
+        self.assertEqual(err.getvalue(), "t.cu:1: cusim nvcc: kernel k: phased\n"
+                                         "t.cu:12: cusim nvcc: kernel k2: not phased: atomicAdd\n")
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            rewrite.rewrite(src, "t.cu")
+        self.assertEqual(err.getvalue(), "")
 
 
 

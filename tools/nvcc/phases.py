@@ -22,7 +22,11 @@ atomic, a call of a function this file does not define, a local of a type not kn
 trivial, a lambda, goto, ...) leaves the kernel as it was: no second form.
 """
 
-from tokens import TRIVIA, Cursor, line_directive
+import os
+import re
+import sys
+
+from tokens import TRIVIA, Cursor, RewriteError, line_directive, tokenize
 
 __all__ = ["wanted", "phased_body", "function_fitness"]
 
@@ -41,7 +45,7 @@ def wanted(flags, optimised=True):
 _SCALARS = {
     "bool", "char", "short", "int", "long", "float", "double", "signed", "unsigned", "size_t", "ptrdiff_t",
     "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t", "uint", "ushort",
-    "uchar", "ulong", "half", "__half", "__half2",
+    "uchar", "ulong", "half", "__half", "__half2", "half2",
 }
 for _base in ("char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "longlong", "ulonglong", "float",
               "double"):
@@ -127,6 +131,9 @@ class _Phaser:
         self.vars = []  # every replicated variable, in order of declaration
         self.shared = []  # token ranges of the __shared__ declarations, run once
         self.phases = 0
+        self.regions = []  # the loops and blocks holding barriers around the statement at hand
+        self.type_params, self.value_params = _template_params(view, open_i)
+        self.guards = []  # types of replicated variables spelled with a template type parameter
 
     # -- tokens
     def tok(self, p):
@@ -150,35 +157,51 @@ class _Phaser:
 
     # -- the cooperative-groups spelling of a block barrier, as the cuda-samples write it
     def find_block_syncs(self):
-        """`cg::thread_block cta = cg::this_thread_block();` (cg or cooperative_groups) declares a
-        handle; `cg::sync(cta);` and `cta.sync();` are then barriers like `__syncthreads();`. Their
-        statements are noted (cg_barriers: first position -> last, handle_decls likewise), their
-        tokens exempt from the screen; any other use of a handle keeps the kernel from phases."""
+        """`cg::thread_block cta = cg::this_thread_block();` (cg or cooperative_groups, or no
+        namespace after a using-directive; `auto` or `const` too) declares a handle;
+        `cg::sync(cta);`, `sync(cta);` and `cta.sync();` are then barriers like
+        `__syncthreads();`. Their statements are noted (cg_barriers: first position -> last,
+        handle_decls likewise), their tokens exempt from the screen; any other use of a handle
+        keeps the kernel from phases."""
         ns = ("cg", "cooperative_groups")
         words = [(self.tok(p).kind, self.tok(p).text) for p in range(len(self.sig))]
+
+        def qualified(p, name):
+            """The end (exclusive) of `name`, `cg::name` or `cooperative_groups::name` at p, or -1."""
+            if p + 2 < len(words) and words[p][1] in ns and words[p + 1][1] == "::" and words[p + 2][1] == name:
+                return p + 3
+            if p < len(words) and words[p][1] == name and not (p > 0 and words[p - 1][1] in ("::", ".", "->")):
+                return p + 1
+            return -1
 
         def texts(p, n):
             return [w[1] for w in words[p:p + n]]
 
         handles = set()
         for p in range(len(self.sig)):
-            t = texts(p, 11)
-            if (len(t) == 11 and t[0] in ns and t[1] == "::" and t[2] == "thread_block" and words[p + 3][0] == "id" and
-                    t[4] == "=" and t[5] in ns and t[6:] == ["::", "this_thread_block", "(", ")", ";"]):
-                handles.add(t[3])
-                self.handle_decls[p] = p + 10
+            if p > 0 and not (words[p - 1][0] == "punct" and words[p - 1][1] in (";", "{", "}")):
+                continue  # a declaration opens a statement
+            q = p + 1 if words[p][1] == "const" else p
+            e = q + 1 if words[q][1] == "auto" else qualified(q, "thread_block")
+            if e < 0 or e + 1 >= len(words) or words[e][0] != "id" or words[e + 1][1] != "=":
+                continue
+            f = qualified(e + 2, "this_thread_block")
+            if f >= 0 and texts(f, 3) == ["(", ")", ";"]:
+                handles.add(words[e][1])
+                self.handle_decls[p] = f + 2
         for p in range(len(self.sig)):
-            t = texts(p, 7)
-            if len(t) >= 7 and t[0] in ns and t[1:3] == ["::", "sync"] and t[3] == "(" and t[4] in handles and \
-                    t[5:7] == [")", ";"]:
-                self.cg_barriers[p] = p + 6
-            elif len(t) >= 6 and t[0] in handles and t[1:6] == [".", "sync", "(", ")", ";"]:
+            e = qualified(p, "sync")
+            t = texts(e, 4) if e >= 0 else []
+            if len(t) == 4 and t[0] == "(" and t[1] in handles and t[2:] == [")", ";"]:
+                self.cg_barriers[p] = e + 3
+            elif texts(p, 6)[:1] and words[p][1] in handles and texts(p + 1, 5) == [".", "sync", "(", ")", ";"]:
                 self.cg_barriers[p] = p + 5
         for first, last in list(self.handle_decls.items()) + list(self.cg_barriers.items()):
             self.exempt.update(range(first, last + 1))
         for p in range(len(self.sig)):
             if words[p][0] == "id" and words[p][1] in handles and p not in self.exempt:
-                raise _Unfit(f"a use of the block handle {words[p][1]}")
+                shown = " ".join(w[1] for w in words[max(0, p - 3):p + 4])
+                raise _Unfit(f"a use of the block handle {words[p][1]} other than a sync: `{shown}`")
 
     # -- the whole body: fit at all?
     def screen(self):
@@ -342,16 +365,20 @@ class _Phaser:
             cv.append(words[k].text)
             k += 1
         base = []
-        while k < len(words) and words[k].kind == "id" and words[k].text in _SCALARS:
+        while k < len(words) and words[k].kind == "id" and (words[k].text in _SCALARS or
+                                                            not base and words[k].text in self.type_params):
             base.append(words[k].text)
             k += 1
+            if base[-1] in self.type_params:
+                break  # T, a template's type parameter: trivial or not, told at compile time (run)
         if not base and k < len(words) and words[k].kind == "id" and words[k].text == "auto":
             return self.auto_declaration(lo + k + 1, hi, "const" in cv)
         if not base:
             # An expression statement opens with a name known not to be a type; anything else may
             # declare a variable of a type not known to be trivial.
             known = (_CONTROL | _KNOWN_CALLS | self.params | self.shared_names() | self.replicated_names() |
-                     self.bound_shared |
+                     self.bound_shared | self.value_params |
+                     {n for n in getattr(self.functions, "functions", ()) if self.functions.get(n)} |
                      {"threadIdx", "blockIdx", "blockDim", "gridDim", "__syncthreads"})
             if k == 0 and first in known and not (len(words) > 1 and words[1].kind == "id"):
                 return None
@@ -383,6 +410,8 @@ class _Phaser:
             elif p <= hi and not self.is_p(p, ","):
                 raise _Unfit("a declarator with an array bound or a constructor")
             typ = " ".join(cv + base) + ptr
+            if not ptr and base[-1] in self.type_params and typ not in self.guards:  # not an array either (run)
+                self.guards.append(typ)
             const = ("const" in typ.split("*")[-1].split()) if "*" in typ else "const" in cv
             out.append(([name], typ, f"{typ}& {name}", const, init))
             if p <= hi:
@@ -478,8 +507,6 @@ class _Phaser:
         for v in scope:
             for n in v.names:
                 visible[n] = v  # the innermost of a name wins
-        if any(n in visible for v in declared for n in v.names):
-            raise _Unfit("a variable shadowing another across phases")
         used = []
         for n, v in visible.items():
             if n in named and v not in used:
@@ -488,10 +515,20 @@ class _Phaser:
                 used.append(v)
         body = []
         uses_exit = False
+        bound = {n for v in used for n in v.names}
+        nested = 0
         for piece in pieces:
             if piece[0] == "text":
                 body.append(piece[1])
                 continue
+            if piece[0] == "decl" and any(n in bound for v in piece[3] for n in v.names):
+                # A loop's variable named as one of the scope around it (`for (uint stride = ...`
+                # where a parameter is `stride`): its binder, and what follows it in the phase (the
+                # loop's first vote), in a scope of their own, as the loop's are.
+                body.append(" {")
+                nested += 1
+            if piece[0] == "decl":
+                bound.update(n for v in piece[3] for n in v.names)
             if any(self.tok(p).kind == "id" and self.tok(p).text == "return" for p in range(piece[1], piece[2] + 1)):
                 uses_exit = True
             if piece[0] == "stmt":
@@ -514,7 +551,7 @@ class _Phaser:
         for v in used:
             code.append(f" [[maybe_unused]] {v.binder} = cusim_l{v.slot}_;")
         code.extend(body)
-        code.append(" }")
+        code.append(" }" * nested + " }")
         for v in [v for v in used if not v.const] + declared:
             code.append(f" cusim_v{v.slot}_[cusim_i_] = cusim_l{v.slot}_;")
         if uses_exit:
@@ -573,6 +610,14 @@ class _Phaser:
                 scope[:] = outer  # the loop's own variables end with it
                 scope_before[0] = list(scope)
                 continue
+            if kind == "block" and barrier:
+                # A block of its own ({ ... } as a statement): its statements a level, its
+                # variables ending with it.
+                flush()
+                self.regions.append((lo, hi))
+                code.append(self.level(self.statements(lo + 1, hi - 1), scope, False))
+                self.regions.pop()
+                continue
             if barrier:
                 raise _Unfit(f"__syncthreads inside {kind}")
             if kind not in ("for", "while", "do") and any(
@@ -581,7 +626,7 @@ class _Phaser:
             if kind == "simple" and any(self.tok(p).kind == "id" and self.tok(p).text == "__shared__"
                                         for p in range(lo, hi + 1)):
                 if not top:
-                    raise _Unfit("__shared__ inside a loop")
+                    self.hoist_shared(lo, hi)
                 self.shared.append((lo, hi))
                 continue
             decls = self.declaration(lo, hi - 1) if kind == "simple" else None
@@ -631,7 +676,38 @@ class _Phaser:
         b_kind, b_lo, b_hi, _ = body
         inner = self.statements(b_lo + 1, b_hi - 1) if b_kind == "block" else [body]
         tail = ([("stmt", incr[0], incr[1]), ("text", ";")] if incr[1] >= incr[0] else []) + vote
-        return (f" for (;;) {{ if (cusim_pb_.leave({site})) break;" + self.level(inner, scope, False, tail) + " }")
+        self.regions.append((paren_lo, b_hi))
+        inner_code = self.level(inner, scope, False, tail)
+        self.regions.pop()
+        return f" for (;;) {{ if (cusim_pb_.leave({site})) break;" + inner_code + " }"
+
+    def hoist_shared(self, lo, hi):
+        """A __shared__ declaration in a loop or block holding barriers (`__shared__ float
+        As[BLOCK_SIZE][BLOCK_SIZE];` in matrixMul's loop) is one variable per block whichever the
+        round, so it may be declared once before the phases, as those of the body are, when its
+        names are named nowhere outside the outermost such statement around it and by nothing
+        else declared there."""
+        region = self.regions[0]
+        names = []
+        depth = 0
+        for p in range(lo, hi + 1):
+            tok = self.tok(p)
+            if tok.kind == "punct" and tok.text in ("(", "[", "{"):
+                depth += 1
+            elif tok.kind == "punct" and tok.text in (")", "]", "}"):
+                depth -= 1
+            elif (tok.kind == "id" and depth == 0 and p < hi and not self.is_p(p - 1, "::") and
+                  any(self.is_p(p + 1, x) for x in ("[", ",", ";", "="))):
+                names.append(tok.text)
+        if not names:
+            raise _Unfit("a __shared__ declaration in a loop")
+        taken = self.shared_names() | self.params | self.replicated_names() | self.bound_shared
+        for name in names:
+            if name in taken:
+                raise _Unfit(f"a __shared__ {name} in a loop, named as another variable")
+            for p in range(len(self.sig)):
+                if self.tok(p).kind == "id" and self.tok(p).text == name and not region[0] <= p <= region[1]:
+                    raise _Unfit(f"a __shared__ {name} in a loop, named outside it")
 
     def check_address_taken(self, name):
         for p in range(len(self.sig)):
@@ -643,6 +719,9 @@ class _Phaser:
     def run(self):
         self.find_block_syncs()
         if not self.has_barrier(0, len(self.sig) - 1):
+            if any(self.tok(p).kind == "id" and self.tok(p).text in ("sync", "this_thread_block", "barrier_wait")
+                   for p in range(len(self.sig))):
+                raise _Unfit("a sync() of a group other than a block handle (a tile, a grid, a handle passed in)")
             return None
         self.screen()
         stmts = self.statements(0, len(self.sig) - 1)
@@ -663,6 +742,13 @@ class _Phaser:
             head.append(f" std::remove_cv_t<{v.type}>* const cusim_v{v.slot}_ = "
                         f"cusim_pb_.slots<std::remove_cv_t<{v.type}>>({init});")
         line = self.t[self.open].line
+        if self.guards:
+            # A template's type parameter as a local's type: the phased form only for the
+            # instantiations where it is trivial, as the slots need (phase_block::slots).
+            cond = " && ".join(f"std::is_trivially_copyable_v<std::remove_cv_t<{g}>> && "
+                               f"std::is_trivially_default_constructible_v<std::remove_cv_t<{g}>> && "
+                               f"!std::is_array_v<{g}>" for g in self.guards)
+            head.insert(0, f" if constexpr ({cond})")
         return "".join(head) + code + " return; }\n" + line_directive(line, self.path)
 
 
@@ -670,11 +756,68 @@ def phased_body(view, texts, path, open_i, close_i, functions, params, shared=()
     """The text to put after the { at open_i of a kernel's body (closing at close_i): the phased
     form, or "" when the kernel is not fit for it. view: a Cursor over the tokens of the file
     `path`; texts: each token's text as rewritten so far; shared: the names of namespace-scope
-    __shared__ variables bound before the body (rewrite.py: inject_shared), no types."""
+    __shared__ variables bound before the body (rewrite.py: inject_shared), no types.
+    With CUSIM_NVCC_PHASES_REPORT=1 in the environment, the decision on each kernel with a
+    barrier is a line on stderr (report)."""
     try:
-        return _Phaser(view, texts, path, open_i, close_i, functions, params, shared).run() or ""
-    except _Unfit:
+        code = _Phaser(view, texts, path, open_i, close_i, functions, params, shared).run()
+        if code:
+            report(view, path, open_i, None)
+        return code or ""
+    except _Unfit as e:
+        report(view, path, open_i, str(e))
         return ""
+
+
+def report(view, path, open_i, why):
+    """`path:line: kernel NAME: phased` (why None) or `...: not phased: why` on stderr, for
+    CUSIM_NVCC_PHASES_REPORT=1: which kernels the build runs as loops between barriers."""
+    if os.environ.get("CUSIM_NVCC_PHASES_REPORT", "") in ("", "0"):
+        return
+    j = view.prev_sig(open_i)
+    name = "?"
+    if view.is_punct(j, ")"):
+        n = view.prev_sig(view.match_backward(j))
+        if n >= 0 and view.t[n].kind == "id":
+            name = view.t[n].text
+    verdict = "phased" if why is None else f"not phased: {why}"
+    print(f"{path}:{view.t[open_i].line}: cusim nvcc: kernel {name}: {verdict}", file=sys.stderr)
+
+
+def _template_params(view, open_i):
+    """The type parameters' and the value parameters' names of the template whose function body
+    opens at open_i (`template <class T, unsigned int blockSize, bool nIsPow2>`): two sets, empty
+    for a function that is no template."""
+    types, values = set(), set()
+    t = view.t
+    k = view.prev_sig(open_i)
+    while k >= 0 and not (t[k].kind == "pp" or t[k].kind == "punct" and t[k].text in (";", "{", "}")):
+        if t[k].kind == "punct" and t[k].text in (")", "]"):
+            k = view.match_backward(k)
+            if k < 0:
+                return types, values
+        elif t[k].kind == "id" and t[k].text == "template":
+            lt = view.next_sig(k)
+            if not view.is_punct(lt, "<"):
+                break
+            gt = view.angle_partner(lt, 1, skip=("(", "["))
+            words = []
+            for m in view.sig_between(lt, gt + 1 if gt >= 0 else lt):
+                tok = t[m]
+                if m == gt or tok.kind == "punct" and tok.text == ",":
+                    names = [w for w in words if w.kind == "id"]
+                    if names and names[0].text in ("class", "typename"):
+                        types.add(names[-1].text)
+                    elif len(names) > 1:
+                        values.add(names[-1].text)
+                    words = []
+                elif tok.kind == "punct" and tok.text == "=":
+                    words.append(None)  # a default: its words are not the name
+                elif not (words and words[-1] is None):
+                    words.append(tok)
+            break
+        k = view.prev_sig(k)
+    return types, values
 
 
 def _views(params):
@@ -703,11 +846,20 @@ def _called_names(tokens):
 
 def function_fitness(view, functions):
     """name -> whether every function of that name defined in this file may be called from a
-    phase: nothing in it waits for other threads, and it calls only such functions."""
+    phase: nothing in it waits for other threads, and it calls only such functions. Classes this
+    file defines (`SharedMemory<T>`, whose conversion hands out the dynamic shared memory) and its
+    function-like macros (`#define IMUL(a, b) __mul24(a, b)`) count as functions of their name:
+    constructing or converting one of such a class, or expanding such a macro, runs only code
+    that cannot wait."""
     bodies = {}
     for name, lo, hi, params, _ in functions:
-        bodies.setdefault(name, []).append((lo, hi, params))
-    fit = {name: False for name in bodies}
+        bodies.setdefault(name, []).append((view.t, lo, hi, params, None))
+    for name, lo, hi, members in _classes(view):
+        bodies.setdefault(name, []).append((view.t, lo, hi, {}, members))
+    for name, tokens in _macros(view):
+        bodies.setdefault(name, []).append((tokens, -1, len(tokens), {}, None))
+    fit = _Fitness({name: False for name in bodies})
+    fit.functions = {name for name, _, _, _, _ in functions}
     changed = True
     while changed:  # from "unfit" up: a recursion stays unfit
         changed = False
@@ -715,16 +867,101 @@ def function_fitness(view, functions):
             if fit[name]:
                 continue
             ok = True
-            for lo, hi, params in defs:
+            for tokens, lo, hi, params, members in defs:
+                cursor = Cursor(tokens)
                 for k in range(lo + 1, hi):
-                    tok = view.t[k]
+                    tok = tokens[k]
+                    if members is not None and tok.kind == "id" and tok.text in ("operator", "template", "typename"):
+                        continue  # a class's own conversions and operators, checked as its members are
                     if _waits(tok) or tok.kind == "id" and tok.text == "__syncthreads":
                         ok = False
-                    elif tok.kind == "pp" or (tok.kind == "punct" and tok.text == "<" and view.adjacent(k, 3, "<")):
+                    elif tok.kind == "pp" or (tok.kind == "punct" and tok.text == "<" and cursor.adjacent(k, 3, "<")):
                         ok = False
-                if ok and not all(c in _CONTROL or c in _KNOWN_CALLS or c in _SCALARS or c in _views(params) or fit.get(c)
-                                  for c in _called_names([view.t[k] for k in view.sig_between(lo, hi)])):
+                if ok and not all(c in _CONTROL or c in _KNOWN_CALLS or c in _SCALARS or c in _views(params) or
+                                  c in (members or ()) or fit.get(c)
+                                  for c in _called_names([tokens[k] for k in cursor.sig_between(lo, hi)])):
                     ok = False
             if ok:
                 fit[name] = changed = True
     return fit
+
+
+class _Fitness(dict):
+    """function_fitness's answer: name -> fit, and `functions`, the names of the functions among
+    them (not classes or macros: only a call of one of those may open a statement)."""
+    functions = frozenset()
+
+
+def _classes(view):
+    """(name, {, }, member function names) of each class, struct or specialization this file
+    defines with a body."""
+    out = []
+    t = view.t
+    for k, tok in enumerate(t):
+        if not (tok.kind == "id" and tok.text in ("struct", "class")):
+            continue
+        n = view.next_sig(k)
+        if n >= len(t) or t[n].kind != "id":
+            continue
+        q = view.next_sig(n)
+        while q < len(t) and not (t[q].kind == "punct" and t[q].text in ("{", ";", ">", ",", "=", ")", "(")):
+            q = view.next_sig(q)
+        if q < len(t) and view.is_punct(q, ">") and view.is_punct(view.next_sig(n), "<"):
+            # struct Name<args> {: a specialization
+            q = view.next_sig(q)
+            while q < len(t) and not (t[q].kind == "punct" and t[q].text in ("{", ";")):
+                q = view.next_sig(q)
+        if not view.is_punct(q, "{"):
+            continue
+        close = view.match_forward(q)
+        if close < 0:
+            continue
+        members = set()
+        for m in range(q + 1, close):
+            if view.is_punct(m, "(") and t[view.prev_sig(m)].kind == "id":
+                e = view.match_forward(m)
+                after = view.next_sig(e) if e >= 0 else len(t)
+                while after < close and t[after].kind == "id" and t[after].text in ("const", "noexcept"):
+                    after = view.next_sig(after)
+                if view.is_punct(after, "{") or view.is_punct(after, ":"):
+                    members.add(t[view.prev_sig(m)].text)
+        out.append((t[n].text, q, close, members))
+    return out
+
+
+_BUILTINS = {"threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize"}
+
+
+def view_names_call(tokens, tok):
+    """Whether tok, an identifier of `tokens`, is called (a ( follows it)."""
+    k = tokens.index(tok)
+    return k + 1 < len(tokens) and tokens[k + 1].kind == "punct" and tokens[k + 1].text == "("
+
+
+def _macros(view):
+    """(name, replacement tokens) of each function-like macro this file defines."""
+    out = []
+    for tok in view.t:
+        if tok.kind != "pp":
+            continue
+        text = tok.text.lstrip("#").lstrip()
+        if not text.startswith("define"):
+            continue
+        m = re.match(r"define\s+([A-Za-z_]\w*)\(([^)]*)\)", text)
+        if not m:
+            continue
+        try:
+            body = text[m.end():].replace("\\\n", " ")
+            tokens = [x for x in tokenize(body, "<macro>") if x.kind not in TRIVIA]
+        except RewriteError:
+            continue
+        # Only an expression of its parameters, constants (upper-case names) and calls: a macro
+        # naming a local of the kernel, declaring, returning or opening a block is not one.
+        params = {x.strip() for x in m.group(2).split(",")}
+        words = _BUILTINS | _KNOWN_CALLS | _SCALARS | {"sizeof", "true", "false"}
+        if any(x.kind == "punct" and x.text in ("{", "}", ";") or
+               x.kind == "id" and not (x.text in params or x.text in words or x.text.isupper() or
+                                       view_names_call(tokens, x)) for x in tokens):
+            continue
+        out.append((m.group(1), tokens))
+    return out
