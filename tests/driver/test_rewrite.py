@@ -482,6 +482,22 @@ class Phases(unittest.TestCase):
         self.assertIsNotNone(self.phased(comparator + src))
         self.assertIsNone(self.phased(comparator.replace("if (a > b)", "__syncthreads(); if (a > b)") + src))
 
+    def test_macros_and_device_functions_of_the_headers_beside_the_file(self):
+        import tempfile
+        src = self.KERNEL.replace("  s[t] = in[t];\n", "  s[t] = UMUL(in[t], 2.0f);\n  Comparator(s[t], s[t]);\n")
+        with tempfile.TemporaryDirectory() as d:
+            def phased_with(header):
+                with open(os.path.join(d, "common.cuh"), "w") as f:
+                    f.write(header)
+                out = rewrite.rewrite('#include "common.cuh"\n' + src, os.path.join(d, "t.cu"))
+                return "phases_begin" in out
+            calm = ("#define UMUL(a, b) ((a) * (b))\n"
+                    "__device__ inline void Comparator(float& a, float& b) { if (a > b) { float t = a; a = b; b = t; } }\n")
+            self.assertTrue(phased_with(calm))
+            self.assertFalse(phased_with(calm.replace("if (a > b)", "__syncthreads(); if (a > b)")))
+            self.assertFalse(phased_with(calm.replace("#define UMUL(a, b) ((a) * (b))", "#define UMUL(a, b) __shfl_sync(a, b, 0)")))
+            self.assertFalse(phased_with(""))
+
     def test_shared_arrays_declared_in_a_loop_are_declared_once(self):
         src = self.KERNEL.replace("  __shared__ float s[64];\n", "").replace(
             "    if (t < stride)", "    __shared__ float As[16][16];\n    As[t % 16][0] = 1;\n    if (t < stride)")

@@ -844,7 +844,7 @@ def _called_names(tokens):
     return names
 
 
-def function_fitness(view, functions):
+def function_fitness(view, functions, path=None):
     """name -> whether every function of that name defined in this file may be called from a
     phase: nothing in it waits for other threads, and it calls only such functions. Classes this
     file defines (`SharedMemory<T>`, whose conversion hands out the dynamic shared memory) and its
@@ -858,8 +858,17 @@ def function_fitness(view, functions):
         bodies.setdefault(name, []).append((view.t, lo, hi, {}, members))
     for name, tokens in _macros(view):
         bodies.setdefault(name, []).append((tokens, -1, len(tokens), {}, None))
+    called = {name for name, _, _, _, _ in functions}
+    for header in _quoted_headers(view, path):
+        # The user's headers beside the file: their macros and __device__ functions (the
+        # cuda-samples' UMUL and Comparator in a *_common.h); their classes are not looked at.
+        for name, tokens in _macros(header):
+            bodies.setdefault(name, []).append((tokens, -1, len(tokens), {}, None))
+        for name, lo, hi in _device_functions(header):
+            bodies.setdefault(name, []).append((header.t, lo, hi, {}, None))
+            called.add(name)
     fit = _Fitness({name: False for name in bodies})
-    fit.functions = {name for name, _, _, _, _ in functions}
+    fit.functions = called
     changed = True
     while changed:  # from "unfit" up: a recursion stays unfit
         changed = False
@@ -884,6 +893,65 @@ def function_fitness(view, functions):
             if ok:
                 fit[name] = changed = True
     return fit
+
+
+def _quoted_headers(view, path, depth=3, seen=None):
+    """Cursors over the headers `#include "name"` finds in the directory of `path` (the file
+    whose tokens `view` holds), and theirs, `depth` levels down."""
+    if path is None or depth == 0:
+        return []
+    seen = set() if seen is None else seen
+    out = []
+    for tok in view.t:
+        if tok.kind != "pp":
+            continue
+        m = re.match(r'#\s*include\s*"([^"]+)"', tok.text)
+        if not m:
+            continue
+        found = os.path.join(os.path.dirname(path), m.group(1))
+        key = os.path.realpath(found)
+        if key in seen or not os.path.isfile(found):
+            continue
+        seen.add(key)
+        try:
+            with open(found, encoding="utf-8", errors="surrogateescape") as f:
+                header = Cursor(tokenize(f.read(), found))
+        except (OSError, RewriteError):
+            continue
+        out.append(header)
+        out.extend(_quoted_headers(header, found, depth - 1, seen))
+    return out
+
+
+def _device_functions(view):
+    """(name, {, }) of each __device__ function (not __global__) `view`'s file defines outside
+    any function, found by the shape `... __device__ ... name(...) {`."""
+    out = []
+    t = view.t
+    k = 0
+    while k < len(t):
+        if view.is_punct(k, "{"):
+            close = view.match_forward(k)
+            r = view.prev_sig(k)
+            if close < 0:
+                break
+            if view.is_punct(r, ")"):
+                lp = view.match_backward(r)
+                n = view.prev_sig(lp) if lp >= 0 else -1
+                words = []
+                j = view.prev_sig(n) if n >= 0 else -1
+                while j >= 0 and not (t[j].kind == "pp" or t[j].kind == "punct" and t[j].text in (";", "{", "}")):
+                    words.append(t[j].text)
+                    j = view.prev_sig(j)
+                if n >= 0 and t[n].kind == "id" and "__device__" in words and "__global__" not in words:
+                    out.append((t[n].text, k, close))
+                    k = close + 1
+                    continue
+            if view.is_punct(r, ")") or t[r].kind == "id" and t[r].text in ("const", "noexcept"):
+                k = close + 1  # a function body: skip it
+                continue
+        k += 1
+    return out
 
 
 class _Fitness(dict):

@@ -1254,7 +1254,7 @@ class _Rewriter(Cursor):
     def add_phases(self):
         """Each kernel fit for it gets its phased form (phases.py) after the { of its body."""
         view = Cursor(self.t)
-        fit = phases.function_fitness(view, [f for f in self.functions if not f[4]])
+        fit = phases.function_fitness(view, [f for f in self.functions if not f[4]], self.path)
         for name, i, close, params, kernel in self.functions:
             if kernel:
                 self.out[i] += phases.phased_body(view, self.out, self.path, i, close, fit, params,
