@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Kernels by address: argument binders (registered by every typed launch), launches through a
-// `const void*`, cudaFuncGetAttributes / cudaFuncSetAttribute, and the occupancy calculator.
+// `const void*` (and those whose kernel the nvcc driver names: launch_named), cudaFuncGetAttributes
+// / cudaFuncSetAttribute, and the occupancy calculator.
 #include "functions.hpp"
 
 #include "device.hpp"
@@ -34,17 +35,16 @@ function_registry& registry() {
   return *r;
 }
 
-cudaError_t launch_by_address(const void* kernel, dim3 grid, dim3 block, void** args, std::size_t shared_bytes,
-                              cudaStream_t stream, bool cooperative) {
-  if (kernel == nullptr) return fail(cudaErrorInvalidDeviceFunction);
-  const detail::kernel_binder bind = binder_for(kernel);
-  if (bind == nullptr) return fail(cudaErrorInvalidDeviceFunction);
-  const launch_config config{grid, block, shared_bytes, stream};
+/// cudaLaunchKernel's launch of `kernel`, whose closure `bind()` makes: the launch's errors are
+/// returned, a kernel fault reported once in an unmodified program.
+template <class Bind>
+cudaError_t launch_c_api(const void* kernel, const launch_config& config, bool cooperative, Bind bind) {
+  const cudaStream_t stream = config.stream;
   // After a kernel fault the context is unusable on a GPU: a launch fails with the fault's code.
   if (detail::current_thread_ == nullptr)
     if (const std::exception_ptr kept = stream_fault(nullptr)) return fail(error_code(kept));
   try {
-    detail::submit(kernel, config, bind(kernel, args), cooperative);
+    detail::submit(kernel, config, bind(), cooperative);
   } catch (...) {
     // The default stream ran the kernel at once: in an unmodified program its fault is reported
     // once on stderr, as a <<<>>> launch's is, and kept for the next synchronisation.
@@ -56,6 +56,15 @@ cudaError_t launch_by_address(const void* kernel, dim3 grid, dim3 block, void** 
   if (stream != nullptr && detail::current_thread_ == nullptr && !stream_is_capturing(stream))
     run_on(stream, [stream] { detail::report_c_api_kernel_fault(stream_fault(stream)); });
   return cudaSuccess;
+}
+
+cudaError_t launch_by_address(const void* kernel, dim3 grid, dim3 block, void** args, std::size_t shared_bytes,
+                              cudaStream_t stream, bool cooperative) {
+  if (kernel == nullptr) return fail(cudaErrorInvalidDeviceFunction);
+  const detail::kernel_binder bind = binder_for(kernel);
+  if (bind == nullptr) return fail(cudaErrorInvalidDeviceFunction);
+  return launch_c_api(kernel, launch_config{grid, block, shared_bytes, stream}, cooperative,
+                      [&] { return bind(kernel, args); });
 }
 
 bool valid_block_size(int block_size) { return block_size > 0 && block_size <= device_properties().maxThreadsPerBlock; }
@@ -73,6 +82,10 @@ namespace cusim::detail {
 void note_kernel_binder(const void* kernel, kernel_binder binder) {
   std::lock_guard lock(sim::registry().mutex);
   sim::registry().binders.emplace(kernel, binder);
+}
+cudaError_t launch_named(const void* kernel, const launch_config& config, bool cooperative,
+                         bound_kernel (*bind)(void* data), void* data) {
+  return sim::launch_c_api(kernel, config, cooperative, [&] { return bind(data); });
 }
 }  // namespace cusim::detail
 

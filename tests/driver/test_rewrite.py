@@ -42,12 +42,15 @@ TAG = rewrite._Rewriter([], "t.cu").tag
 
 
 class Rewrite(unittest.TestCase):
-    def check(self, src, expected, registrations=False, lines=0):
+    def check(self, src, expected, registrations=False, lines=0, host_marks=False):
         """`registrations`: compare the kernels' registrations too (else they are left out);
-        `lines`: how many lines the rewrite adds (#line-mapped ones)."""
+        `host_marks`: the host functions' marks too (else they are left out); `lines`: how many
+        lines the rewrite adds (#line-mapped ones)."""
         out = rewrite.rewrite(src, "t.cu", phases=False)
         if not registrations:
             out = re.sub(r" \[\[maybe_unused\]\] static const bool cusim_kernel_registered_[^\n]*?\}\);", "", out)
+        if not host_marks:
+            out = out.replace(rewrite.HOST_CODE_MACRO + " ", "")
         self.assertEqual(out, expected)
         self.assertEqual(out.count("\n"), src.count("\n") + lines, "the line count changed")
 
@@ -652,6 +655,7 @@ class CudaArch(unittest.TestCase):
     def rewritten(self, src, arch=800):
         out = rewrite.rewrite(src, "t.cu", phases=False, cuda_arch=arch)
         out = re.sub(r" \[\[maybe_unused\]\] static const bool cusim_kernel_registered_[^\n]*?\}\);", "", out)
+        out = out.replace(rewrite.HOST_CODE_MACRO + " ", "")  # the host functions' marks: HostCode
         self.assertEqual(out.count("\n"), src.count("\n"), "the line count changed")
         return out
 
@@ -744,7 +748,7 @@ class CudaArch(unittest.TestCase):
             self.assertTrue(header.copied)
             header.copy = "/copies/k.cuh"
             text = graph.text_of(graph.root)
-            self.assertIn('\n#include "/copies/k.cuh"\nint main()', text)
+            self.assertIn('\n#include "/copies/k.cuh"\n' + rewrite.HOST_CODE_MACRO + ' int main()', text)
 
     def test_the_driver_picks_the_architecture_the_simulated_sm_80_runs(self):
         import driver
@@ -941,6 +945,81 @@ class InlinePtx(unittest.TestCase):
     def test_host_code_keeps_its_asm(self):
         src = 'void host() { asm volatile("pause"); }\n'
         self.assertEqual(rewrite.rewrite(src, "t.cu", phases=False), src)
+
+
+class HostCode(unittest.TestCase):
+    """Host functions' definitions marked CUSIM_HOST_CODE, which the driver defines as the
+    attribute that leaves them uninstrumented (rewrite.py: mark_host_function)."""
+
+    def marked(self, src):
+        out = rewrite.rewrite("__global__ void k() {}\n" + src, "t.cu", phases=False)
+        out = re.sub(r" \[\[maybe_unused\]\] static const bool cusim_kernel_registered_[^\n]*?\}\);", "", out)
+        self.assertEqual(out.count("\n"), src.count("\n") + 1, "the line count changed")
+        return out.split("\n", 1)[1]
+
+    def test_host_functions_main_members_and_templates_are_marked(self):
+        M = rewrite.HOST_CODE_MACRO
+        self.assertEqual(self.marked("int main() { return 0; }\nstatic inline float h(float a) { return a; }\n"),
+                         f"{M} int main() {{ return 0; }}\n{M} static inline float h(float a) {{ return a; }}\n")
+        self.assertEqual(self.marked("template <class T, int N = (1 > 0)> T gold(const T* a) { return a[0]; }\n"),
+                         f"template <class T, int N = (1 > 0)> {M} T gold(const T* a) {{ return a[0]; }}\n")
+        self.assertEqual(self.marked("struct S { public: int g() const { return 1; } S() : a(1) {} int a; };\n"
+                                     "int S::f() { return 2; }\n"),
+                         f"struct S {{ public: {M} int g() const {{ return 1; }} {M} S() : a(1) {{}} int a; }};\n"
+                         f"{M} int S::f() {{ return 2; }}\n")
+        self.assertEqual(self.marked('extern "C" void c() {}\n[[nodiscard]] int n() { return 1; }\n'),
+                         f'extern "C" {M} void c() {{}}\n[[nodiscard]] {M} int n() {{ return 1; }}\n')
+        # Both branches of an #if, as the rewrite sees them.
+        self.assertEqual(self.marked("#if A\nvoid f() {}\n#else\nvoid f() { g(); }\n#endif\n"),
+                         f"#if A\n{M} void f() {{}}\n#else\n{M} void f() {{ g(); }}\n#endif\n")
+
+    def test_device_code_and_what_device_code_may_call_stay_instrumented(self):
+        src = ("__device__ int d() { return 1; }\n__host__ __device__ int hd() { return 2; }\n"
+               "__device__ __host__ int dh() { return 3; }\nconstexpr int ce() { return 4; }\n"
+               "#define QUAL __device__\nQUAL int q() { return 5; }\nHOST_DEVICE int m() { return 6; }\n"
+               "struct F { __device__ int operator()(int x) const { return x; } };\n"
+               "auto lambda = [](int x) { return x; };\nint decl(int);\n"
+               "template <class T> requires true void r() {}\n")
+        self.assertEqual(self.marked(src), src)
+
+    def test_lambdas_in_host_functions_are_not_marked(self):
+        M = rewrite.HOST_CODE_MACRO
+        self.assertEqual(self.marked("int main() { auto l = [](int x) { return x; }; return l(1); }\n"),
+                         f"{M} int main() {{ auto l = [](int x) {{ return x; }}; return l(1); }}\n")
+
+
+class LaunchKernel(unittest.TestCase):
+    """cudaLaunchKernel of a kernel's name, cast or not, launches as <<<>>> does (rewrite.py:
+    rewrite_launch_kernel); anything else stays the call by address."""
+
+    def launched(self, body):
+        out = rewrite.rewrite("__global__ void k(int*) {}\nvoid f(void** a, void* p) {\n" + body + "\n}\n", "t.cu",
+                              phases=False)
+        return out.split("\n")[2]
+
+    def named(self, kernel, first, rest, cooperative=False):
+        probe = (f"[=](auto cusim_t) -> decltype(::cusim::detail::kernel_pointer<decltype(cusim_t)>({kernel})) "
+                 f"{{ return ::cusim::detail::kernel_pointer<decltype(cusim_t)>({kernel}); }}")
+        call = f"[=](auto&... cusim_a) {{ {kernel}(cusim_a...); }}"
+        flag = "true" if cooperative else "false"
+        return f"::cusim::detail::launch_kernel_named<{flag}>({probe}, {call}, {first}, {rest});"
+
+    def test_a_named_kernel_cast_or_not_is_launched_by_name(self):
+        for first, kernel in (("(void*)k", "k"), ("(const void *)&k", "k"), ("reinterpret_cast<void*>(k<128, 2>)", "k<128, 2>"),
+                              ("reinterpret_cast<const void*>(&ns::k)", "ns::k"), ("(void*)::k", "::k"), ("k", "k")):
+            self.assertEqual(self.launched(f"cudaLaunchKernel({first}, 1, dim3(2), a, 0, s);"),
+                             self.named(kernel, first, "1, dim3(2), a, 0, s"))
+        self.assertEqual(self.launched("::cudaLaunchCooperativeKernel((void*)k, g, b, a);"),
+                         self.named("k", "(void*)k", "g, b, a", cooperative=True))
+        self.assertEqual(self.launched("cudaError_t e = cudaLaunchKernel(p, 1, 1, a);"),
+                         "cudaError_t e = " + self.named("p", "p", "1, 1, a"))
+
+    def test_anything_else_stays_the_call_by_address(self):
+        for body in ("cudaLaunchKernel((void*)(k), 1, 1, a);", "cudaLaunchKernel(table[0], 1, 1, a);",
+                     "cudaLaunchKernel(get(), 1, 1, a);", "cudaLaunchKernel((char*)k + 0, 1, 1, a);",
+                     "x.cudaLaunchKernel((void*)k, 1, 1, a);", "my::cudaLaunchKernel((void*)k, 1, 1, a);",
+                     "cudaLaunchKernelExC(&cfg, (void*)k, a);"):
+            self.assertEqual(self.launched(body), body)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Fixed-size arrays other than __shared__ ones, checked per axis in unmodified code: local arrays,
 // arrays in structs, __constant__ and __device__ arrays; the report names the memory space and
-// the line of the access, and host code gets UBSan's message without stopping.
+// the line of the access, and host code built with CUSIM_NVCC_HOST_CHECKS=1 gets UBSan's message.
 #include "check.h"
 
 __constant__ float weights[4] = {1, 2, 3, 4};
@@ -64,7 +64,7 @@ int main() {
            std::string("tid=[3, 0, 0] ctaid=[0, 0, 0]: index 3 is out of bounds for axis 1 with size 3 "
                        "(global array, array_bounds.cu:26)\n"));
 
-  // Host code of the .cu file is instrumented too: UBSan's message, and the program goes on.
+  // Host code of the .cu file is instrumented too (CUSIM_NVCC_HOST_CHECKS=1): UBSan's message, and the program goes on.
   std::string host;
   {
     stderr_capture capture;

@@ -12,6 +12,11 @@ Only what C++ cannot express is rewritten (docs/unmodified-cuda.md):
 * the closing ``}`` of a ``__global__`` function definition (not a template) gets, after it, a
   namespace-scope registration that makes the kernel launchable by address from the start
   (``cudaLaunchKernel((void*)k, ...)``, graph kernel nodes) before any ``<<<>>>`` of it ran
+* ``cudaLaunchKernel((void*)k, ...)`` (and ``cudaLaunchCooperativeKernel``) in a host function, where
+  the first argument is a kernel's name, cast or not  ->  ``::cusim::detail::launch_kernel_named<
+  cooperative>(PROBE(k), CALL(k), (void*)k, ...)``: launched as ``<<<>>>`` launches (rewrite_launch_kernel)
+* a host function's definition gets ``CUSIM_HOST_CODE`` in front, which the driver defines as the
+  attribute that leaves it uninstrumented (mark_host_function)
 * in ``__global__``, ``__device__`` and ``__host__ __device__`` function bodies, integer casts
   ``(T)x``, ``T(x)``, ``static_cast<T>(x)``  ->  ``::cusim::detail::gpu_cast<T>(x)``, and shifts
   ``a << b``, ``a >> b``, ``a <<= b``, ``a >>= b``  ->  ``::cusim::detail::gpu_shl(a, b)``, ``gpu_shr``,
@@ -113,6 +118,15 @@ _DECL_SPECIFIERS = {"static", "volatile", "const", "extern", "__device__", "__sh
 _NOT_IN_ARGUMENTS = {"{", "}", ";", "&&", "||", "?", "=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^="}
 
 
+# The C API's launches whose kernel the rewrite may name (rewrite_launch_kernel).
+_LAUNCH_KERNEL = ("cudaLaunchKernel", "cudaLaunchCooperativeKernel")
+# What marks a host function's definition (mark_host_function); the driver defines it.
+HOST_CODE_MACRO = "CUSIM_HOST_CODE"
+# A word spelled like a macro (which may stand for __device__), and those known to be host code's.
+_MACRO_LIKE = re.compile(r"(?=.*[A-Z])[A-Z_][A-Z0-9_]{2,}")
+_HOST_MACROS = {"CUDART_CB", "CUSIM_HOST_CODE", "EXIT_SUCCESS", "EXIT_FAILURE", "NULL"}
+
+
 def _ends_arguments_forward(tok):
     return tok.kind == "pp" or tok.kind == "punct" and (tok.text in _NOT_IN_ARGUMENTS or tok.text in (")", "]"))
 
@@ -132,6 +146,16 @@ def registration(name, n, line, tag):
     probe = f"::cusim::detail::kernel_pointer<decltype(cusim_t_)>({name})"
     return (f"[[maybe_unused]] static const bool cusim_kernel_registered_{tag}_{n}_{line}_ = "
             f"::cusim::detail::register_kernel_probe([](auto cusim_t_) -> decltype({probe}) {{ return {probe}; }});")
+
+
+def probe_and_call(kernel):
+    """The two lambdas a launch of the kernel named by the expression `kernel` passes on: a probe
+    that yields its address when `kernel` names one function (so the launch knows the kernel and
+    converts the arguments to its parameters), and a call `kernel(args...)` per thread for what has
+    no single address (a template deduced from the arguments, default arguments)."""
+    probe = (f"[=](auto cusim_t) -> decltype(::cusim::detail::kernel_pointer<decltype(cusim_t)>({kernel})) "
+             f"{{ return ::cusim::detail::kernel_pointer<decltype(cusim_t)>({kernel}); }}")
+    return probe, f"[=](auto&... cusim_a) {{ {kernel}(cusim_a...); }}"
 
 
 def array_name_registration(variable, name, space, label=None):
@@ -167,6 +191,8 @@ class _Rewriter(Cursor):
         self.macro_params = None  # in a #define body's rewriter: the macro's parameters
         self.floor = -1  # in a #define body's rewriter: the last token before the macro's body
         self.registrations = 0  # kernels and arrays registered so far (their variables' names)
+        self.host_marked = set()  # first tokens of the host function definitions marked (mark_host_function)
+        self.device_macros = None  # this file's macros whose definition says __device__ or __global__
         # In those names too, since one translation unit may include several rewritten headers.
         self.tag = hashlib.blake2s(path.encode("utf-8", "surrogateescape"), digest_size=4).hexdigest()
 
@@ -271,16 +297,84 @@ class _Rewriter(Cursor):
         # names one function (so the launch knows the kernel and converts the arguments to its
         # parameters), and a call K(args...) per thread for what has no single address (a
         # template deduced from the arguments, default arguments).
-        kernel = self.text_between(start, before)
-        probe = (f"[=](auto cusim_t) -> decltype(::cusim::detail::kernel_pointer<decltype(cusim_t)>({kernel})) "
-                 f"{{ return ::cusim::detail::kernel_pointer<decltype(cusim_t)>({kernel}); }}")
-        call = f"[=](auto&... cusim_a) {{ {kernel}(cusim_a...); }}"
+        probe, call = probe_and_call(self.text_between(start, before))
         empty = self.next_sig(paren) == self.match_forward(paren)
         self.replace_span(start, before, "::cusim::detail::chevron(")
         for m in (i, i + 1, i + 2, close + 1, close + 2):
             self.out[m] = ""
         self.out[close] = ")"
         self.out[paren] = "(" + probe + ", " + call + ("" if empty else ", ")
+
+    # -- cudaLaunchKernel((void*)k, ...)
+    def rewrite_launch_kernel(self, i):
+        """i is `cudaLaunchKernel` or `cudaLaunchCooperativeKernel` in a host function. Where the
+        call's first argument is a kernel's name, cast or not (`(void*)k`, `(const void*)&k`,
+        `reinterpret_cast<void*>(k<128>)`, `ns::k`), the call becomes
+        `::cusim::detail::launch_kernel_named<cooperative>(probe of k, call of k, first, ...)`
+        (include/cusim/backend/sim/unmodified.hpp), which compiles the kernel into the loop over a
+        block's threads as `<<<>>>` does; anything else stays the C API's call by address."""
+        p = self.prev_sig(i)
+        head = i
+        if p >= 0 and self.is_punct(p, "::"):
+            q = self.prev_sig(p)
+            if q >= 0 and (self.t[q].kind == "id" or self.is_punct(q, ">")):
+                return  # a qualified name: not the runtime's function
+            head = p
+        elif p >= 0 and (self.is_punct(p, ".") or self.is_punct(p, "->") or
+                         self.t[p].kind == "id" and self.t[p].text not in _KEYWORDS_BEFORE_EXPR):
+            return  # a member, or a declaration
+        paren = self.next_sig(i)
+        if paren >= len(self.t) or not self.is_punct(paren, "("):
+            return
+        end = self.match_forward(paren)
+        if end < 0:
+            return
+        k = self.next_sig(paren)
+        group = -1  # the ) closing a cast's parenthesised operand
+        if self.is_punct(k, "("):  # (void*), (const void *)
+            close = self.match_forward(k)
+            if close < 0 or close == self.next_sig(k) or any(
+                    not (self.t[m].kind == "id" and self.t[m].text in ("void", "const") or self.is_punct(m, "*"))
+                    for m in range(k + 1, close) if self.t[m].kind not in TRIVIA):
+                return
+            k = self.next_sig(close)
+        elif self.t[k].kind == "id" and self.t[k].text in ("reinterpret_cast", "static_cast"):
+            lt = self.next_sig(k)
+            gt = self.template_close(lt, end) if self.is_punct(lt, "<") else -1
+            if gt < 0 or not self.is_punct(self.next_sig(gt), "("):
+                return
+            group = self.match_forward(self.next_sig(gt))
+            k = self.next_sig(self.next_sig(gt))
+        if self.is_punct(k, "&"):
+            k = self.next_sig(k)
+        first = k
+        if self.is_punct(k, "::"):
+            k = self.next_sig(k)
+        while True:
+            if self.t[k].kind != "id" or self.t[k].text in _NOT_AN_OPERAND:
+                return
+            k = self.next_sig(k)
+            if self.is_punct(k, "<"):
+                gt = self.template_close(k, end)
+                if gt < 0:
+                    return
+                k = self.next_sig(gt)
+            if not self.is_punct(k, "::"):
+                break
+            k = self.next_sig(k)
+        last = self.prev_sig(k)
+        if group >= 0:
+            if k != group:
+                return
+            k = self.next_sig(k)
+        if not self.is_punct(k, ","):
+            return
+        probe, call = probe_and_call(self.text_between(first, last))
+        cooperative = "true" if self.t[i].text == "cudaLaunchCooperativeKernel" else "false"
+        for m in range(head, i):
+            self.out[m] = ""
+        self.out[i] = f"::cusim::detail::launch_kernel_named<{cooperative}>"
+        self.out[paren] = "(" + probe + ", " + call + ", "
 
     # -- __shared__
     def statement_start(self, i):
@@ -568,6 +662,8 @@ class _Rewriter(Cursor):
                     if not in_function:
                         self.register_kernel(i)
                         kind = self.function_kind(i)
+                        if kind == "host":
+                            self.mark_host_function(i)
                         close = self.match_forward(i)
                         if kind != "host" and close > 0:
                             self.device_bodies.append((i, close, kind))
@@ -598,6 +694,8 @@ class _Rewriter(Cursor):
             elif self.adjacent(i, 3, "<"):
                 self.rewrite_launch(i, n, False)
                 i += 2
+            elif tok.kind == "id" and tok.text in _LAUNCH_KERNEL and in_function and kind == "host":
+                self.rewrite_launch_kernel(i)
             i += 1
         if self.only_phases:
             self.out = [tok.text for tok in self.t]
@@ -617,6 +715,59 @@ class _Rewriter(Cursor):
         if "__global__" in words or ("__device__" in words and "__host__" not in words):
             return "device"
         return "hd" if "__device__" in words else "host"
+
+    def mark_host_function(self, i):
+        """The { at i opens a host function's body (function_kind "host"): its definition gets
+        HOST_CODE_MACRO in front (after `template <...>`, `extern "C"`, an access specifier and
+        `[[...]]` attributes), which the driver defines as the attribute that leaves the function
+        out of the checks' instrumentation (docs/driver.md, CUSIM_NVCC_HOST_CHECKS). Left as they
+        are, instrumented: lambdas, constexpr and consteval functions (device code may call them,
+        --expt-relaxed-constexpr), constrained templates, and declarations naming a macro that may
+        stand for __device__ (one of this file's defined with __device__ or __global__ in it, or a
+        word spelled like a macro: HOST_DEVICE, QUALIFIERS)."""
+        start = self.declaration_start(i)
+        if start < 0 or start in self.host_marked or self.opens_lambda(i):
+            return
+        name, _ = self.function_name(start, i)
+        if name is None:
+            return
+        if self.device_macros is None:
+            self.device_macros = set()
+            for tok in self.t:
+                m = tok.kind == "pp" and re.match(r"#\s*define\s+(\w+)", tok.text)
+                if m and re.search(r"\b__(device|global)__\b", tok.text):
+                    self.device_macros.add(m.group(1))
+        for k in range(start, i):
+            tok = self.t[k]
+            if tok.kind == "pp":
+                return
+            if tok.kind == "id" and (tok.text in ("constexpr", "consteval", "requires") or tok.text in self.device_macros
+                                     or (_MACRO_LIKE.fullmatch(tok.text) and tok.text not in _HOST_MACROS)):
+                return
+        k = start
+        while k < i:
+            if self.t[k].kind == "id" and self.t[k].text == "template":
+                lt = self.next_sig(k)
+                gt = self.angle_partner(lt, 1, ("(", "[")) if lt < i and self.is_punct(lt, "<") else -1
+                if gt < 0:
+                    return
+                k = self.next_sig(gt)
+            elif self.t[k].kind == "id" and self.t[k].text == "extern" and self.t[self.next_sig(k)].kind == "str":
+                k = self.next_sig(self.next_sig(k))
+            elif self.t[k].kind == "id" and self.t[k].text in ("public", "private", "protected") and \
+                    self.is_punct(self.next_sig(k), ":"):
+                k = self.next_sig(self.next_sig(k))
+            elif self.is_punct(k, "[") and self.is_punct(self.next_sig(k), "["):
+                close = self.match_forward(k)
+                if close < 0:
+                    return
+                k = self.next_sig(close)
+            else:
+                break
+        if k >= i:
+            return
+        self.host_marked.add(start)
+        self.out[k] = HOST_CODE_MACRO + " " + self.out[k]
 
     def conditional_chains(self):
         """#if/#ifdef/#ifndef index -> the indices of its chain's directives (#elif..., #else, #endif)."""

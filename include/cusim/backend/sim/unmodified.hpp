@@ -12,8 +12,10 @@
 #include <cusim/backend/sim/launch.hpp>
 #include <cusim/host/launch.hpp>
 
+#include <atomic>
 #include <cstddef>
 #include <exception>
+#include <memory>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -181,6 +183,69 @@ struct chevron_config {
 /// `::cusim::detail::chevron(grid, block[, shared_bytes[, stream]])(probe of K, call of K, args)`.
 inline chevron_config chevron(dim3 grid, dim3 block, std::size_t shared_bytes = 0, cudaStream_t stream = nullptr) {
   return chevron_config{launch_config{grid, block, shared_bytes, stream}};
+}
+
+/// cudaLaunchKernel's launch of `kernel` (a known kernel's address), its closure made by
+/// `bind(data)`: the C API's errors and reports (simulator/functions.cpp).
+cudaError_t launch_named(const void* kernel, const launch_config& config, bool cooperative,
+                         bound_kernel (*bind)(void* data), void* data);
+
+/// `kernel`'s launch with the arguments `args[i]` points at, its threads run by the driver's `call`
+/// of it, compiled into the loop over a block's threads as a `<<<>>>` launch's are.
+template <class Call, class... Params, std::size_t... I>
+cudaError_t launch_named_pointers(void (*kernel)(Params...), Call& call, const launch_config& config, void** args,
+                                  bool cooperative, std::index_sequence<I...>) {
+  struct packed {
+    void (*kernel)(Params...);
+    Call* call;
+    void** args;
+  } p{kernel, &call, args};
+  return launch_named(
+      reinterpret_cast<const void*>(kernel), config, cooperative,
+      [](void* data) {
+        auto* q = static_cast<packed*>(data);
+        if (sizeof...(Params) > 0 && q->args == nullptr) throw cuda_error(cudaErrorInvalidValue, "null kernel arguments");
+        // Known by its address from now on, as after a <<<>>> launch (graph nodes, cudaFuncGetAttributes).
+        static std::atomic<const void*> registered{nullptr};
+        if (registered.load(std::memory_order_relaxed) != reinterpret_cast<const void*>(q->kernel)) {
+          register_kernel(q->kernel);
+          registered.store(reinterpret_cast<const void*>(q->kernel), std::memory_order_relaxed);
+        }
+        using closure = chevron_closure<Call, Params...>;
+        // Owned by the launch: a launch on a stream runs after this call returns.
+        std::shared_ptr<closure> c(new closure{
+            {q->kernel, std::tuple<std::remove_cvref_t<Params>...>(*static_cast<std::remove_cvref_t<Params>*>(q->args[I])...)},
+            *q->call});
+        return binder_of<Params...>::bind(std::shared_ptr<kernel_closure<Params...>>(std::move(c)), &closure::run);
+      },
+      &p);
+}
+
+template <class Call, class... Params>
+cudaError_t launch_named_pointers(void (*kernel)(Params...), Call& call, const launch_config& config, void** args,
+                                  bool cooperative) {
+  return launch_named_pointers(kernel, call, config, args, cooperative, std::index_sequence_for<Params...>{});
+}
+
+/// What `cudaLaunchKernel(K, grid, block, args[, shared_bytes[, stream]])` (Cooperative: its
+/// cooperative form) becomes where the driver sees a kernel's name in K (`(void*)k`, `&k<128>`):
+/// `launch_kernel_named<Cooperative>(probe of k, call of k, K, grid, ...)`. When the probe yields
+/// the kernel's address and K is that address, the kernel runs compiled into the block loop as with
+/// `<<<>>>`; anything else is the C API's own call with K.
+template <bool Cooperative, class Probe, class Call, class K>
+cudaError_t launch_kernel_named(Probe probe, Call call, K&& k, dim3 grid, dim3 block, void** args,
+                                std::size_t shared_bytes = 0, cudaStream_t stream = nullptr) {
+  if constexpr (std::is_invocable_v<Probe, int>) {
+    const auto kernel = probe(0);
+    if constexpr (std::is_convertible_v<K&&, const void*>) {
+      if (kernel != nullptr && reinterpret_cast<const void*>(kernel) == static_cast<const void*>(k))
+        return launch_named_pointers(kernel, call, launch_config{grid, block, shared_bytes, stream}, args, Cooperative);
+    }
+  }
+  if constexpr (Cooperative)
+    return ::cudaLaunchCooperativeKernel(std::forward<K>(k), grid, block, args, shared_bytes, stream);
+  else
+    return ::cudaLaunchKernel(std::forward<K>(k), grid, block, args, shared_bytes, stream);
 }
 
 /// A raw `__shared__ T name;` in a function: the current block's variable for the declaration
