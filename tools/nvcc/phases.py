@@ -722,6 +722,10 @@ class _Phaser:
             if any(self.tok(p).kind == "id" and self.tok(p).text in ("sync", "this_thread_block", "barrier_wait")
                    for p in range(len(self.sig))):
                 raise _Unfit("a sync() of a group other than a block handle (a tile, a grid, a handle passed in)")
+            reached = sorted(set(_called_names([self.tok(p) for p in range(len(self.sig))])) &
+                             set(getattr(self.functions, "barriers", ())))
+            if reached:
+                raise _Unfit(f"a barrier in a function it calls ({', '.join(reached)})")
             return None
         self.screen()
         stmts = self.statements(0, len(self.sig) - 1)
@@ -892,6 +896,19 @@ def function_fitness(view, functions, path=None):
                     ok = False
             if ok:
                 fit[name] = changed = True
+    # The functions that reach a barrier (for the report of kernels whose barriers are in them).
+    calls = {name: set().union(*(_called_names([tokens[k] for k in Cursor(tokens).sig_between(lo, hi)])
+                                 for tokens, lo, hi, _, _ in defs)) for name, defs in bodies.items()}
+    fit.barriers = {name for name, defs in bodies.items()
+                    if any(tokens[k].kind == "id" and tokens[k].text in ("__syncthreads", "sync")
+                           for tokens, lo, hi, _, _ in defs for k in range(lo + 1, hi))}
+    changed = True
+    while changed:
+        changed = False
+        for name in bodies:
+            if name not in fit.barriers and calls[name] & fit.barriers:
+                fit.barriers.add(name)
+                changed = True
     return fit
 
 
@@ -958,6 +975,7 @@ class _Fitness(dict):
     """function_fitness's answer: name -> fit, and `functions`, the names of the functions among
     them (not classes or macros: only a call of one of those may open a statement)."""
     functions = frozenset()
+    barriers = frozenset()  # the names whose code reaches a barrier
 
 
 def _classes(view):
