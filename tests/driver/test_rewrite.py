@@ -401,6 +401,10 @@ class Phases(unittest.TestCase):
         view = src.replace("(const float* in, float* out)", "(const float* in, float* out, cusim::span<const float> f)")
         self.assertIsNone(self.phased(functor))
         self.assertIsNotNone(self.phased(view))
+        # A functor parameter named as a function of the file is still the parameter.
+        calm = "__device__ float f(unsigned x) { return 2.0f * x; }\n"
+        self.assertIsNotNone(self.phased(calm + src))
+        self.assertIsNone(self.phased(calm + functor))
 
     def test_a_device_function_of_the_file_may_be_called_unless_it_waits(self):
         calm = "__device__ float twice(float x) { return 2.0f * x; }\n"

@@ -271,6 +271,8 @@ class _Phaser:
                 continue
             if name in self.views or name in self.shared_views():
                 continue  # a checked view's element, A(i, j)
+            if name in self.params or name in self.replicated_names():
+                raise _Unfit(f"a call of {name}, a parameter or local")  # a functor: its code unseen
             if self.functions.get(name, False):
                 continue
             raise _Unfit(f"a call of {name}")
