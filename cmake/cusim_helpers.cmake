@@ -84,7 +84,7 @@ function(_cusim_phase_sources out name)
                                  --include-dirs "$<TARGET_PROPERTY:${name},INCLUDE_DIRECTORIES>"
                                  --not-user "$<TARGET_PROPERTY:cusim::cusim,INTERFACE_INCLUDE_DIRECTORIES>"
                                  --depfile "${copy}.d"
-                         DEPENDS "${abs}" "${tool}" "${tool_dir}/rewrite.py" "${tool_dir}/phases.py"
+                         DEPENDS "${abs}" "${tool}" "${tool_dir}/rewrite.py" "${tool_dir}/phases.py" "${tool_dir}/launch_spelling.py"
                                  "${tool_dir}/includes.py" "${tool_dir}/tokens.py"
                          DEPFILE "${copy}.d"
                          COMMENT "cusim: the phased copy of ${src}" VERBATIM)

@@ -17,7 +17,11 @@ diagnostics, gdb and the faults' tags name the source. A build made for stepping
 gets the source as it is, as the driver does for -G, -O0 and -g without -O: CONFIG Debug or none
 (no optimisation), unless the target's compile OPTIONS (a ;-list) set a -O level other than -O0
 after it, and any CONFIG whose OPTIONS end with -O0. A source the rewrite cannot read is copied as it is too: the phases are an
-optimisation, and the compiler says what is wrong with the source, if anything is."""
+optimisation, and the compiler says what is wrong with the source, if anything is.
+
+In the same optimised builds, `cusim::launch(kernel, ...)` with a kernel the program names is
+respelled `cusim::launch<kernel>(...)`, which compiles the kernel into the loop over a block's
+threads (launch_spelling.py); in the source and in the user's headers, phased or not."""
 
 import os
 import sys
@@ -26,6 +30,7 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
 import includes  # noqa: E402
+import launch_spelling  # noqa: E402
 import phases  # noqa: E402
 import rewrite  # noqa: E402
 from tokens import line_directive  # noqa: E402
@@ -42,22 +47,48 @@ def phased_graph(source, include_dirs, not_user):
     return includes.IncludeGraph(source, search, roots, rewrite.add_phases)
 
 
+def respell_launches(graph):
+    """Each node of graph with its launches of the program's kernels in the template spelling
+    (launch_spelling.py, which reads every node's original text for the kernels' names); a node
+    that changes is copied, and so is each node that includes a copied one."""
+    program = launch_spelling.Program([n.text for n in graph.nodes.values()])
+    for node in graph.nodes.values():
+        respelled = launch_spelling.respell(node.rewritten, program, node.path)
+        if respelled != node.rewritten:
+            node.rewritten = respelled
+            node.copied = True
+    changed = True
+    while changed:
+        changed = False
+        for node in graph.nodes.values():
+            if not node.copied and any(graph.nodes[k].copied for _, k in node.includes):
+                node.copied = changed = True
+
+
 def write_copy(source, copy, config, options=(), include_dirs=(), not_user=()):
-    """Writes the copy (and the copies of the headers with kernels to phase, beside it under
-    include/); returns the files it was made from, for the depfile."""
+    """Writes the copy (and the copies of the headers with kernels to phase or launches to respell,
+    beside it under include/); returns the files it was made from, for the depfile."""
     graph = None
-    if phases.wanted(options, config not in _UNOPTIMISED):
+    optimised = phases.wanted(options, config not in _UNOPTIMISED)
+    if optimised:
         try:
             graph = phased_graph(source, include_dirs, not_user)
+            respell_launches(graph)
         except rewrite.RewriteError:
-            pass
+            graph = None
     copies = [] if graph is None else [n for n in graph.nodes.values() if n.copied and n is not graph.root]
     for k, node in enumerate(copies):
         node.copy = os.path.join(os.path.dirname(os.path.abspath(copy)), "include", str(k), node.name)
     files = {}
     if graph is None:
         with open(source, encoding="utf-8", errors="surrogateescape", newline="") as f:
-            files[copy] = line_directive(1, source) + f.read()
+            text = f.read()
+        if optimised:  # the phases could not be made: the source's own launches still respelled
+            try:
+                text = launch_spelling.respell(text, launch_spelling.Program([text]), source)
+            except rewrite.RewriteError:
+                pass
+        files[copy] = line_directive(1, source) + text
     else:
         graph.root.copy = copy
         for node in [graph.root] + copies:

@@ -20,6 +20,16 @@ struct launch_config {
 
 }  // namespace cusim
 
+namespace cusim::detail {
+/// The number of parameters of a kernel's pointer type (cusim::launch<kernel>'s argument count).
+template <class K>
+inline constexpr std::size_t kernel_arity = 0;
+template <class... Params>
+inline constexpr std::size_t kernel_arity<void (*)(Params...)> = sizeof...(Params);
+template <class... Params>
+inline constexpr std::size_t kernel_arity<void (*)(Params...) noexcept> = sizeof...(Params);
+}  // namespace cusim::detail
+
 #if CUSIM_BACKEND_IS_SIM()
 #  include <cusim/backend/sim/launch.hpp>
 #else
@@ -49,10 +59,16 @@ void launch(void (*kernel)(Params...), dim3 grid, dim3 block, Args&&... args) {
 /// The same launches with the kernel known at compile time: `cusim::launch<vector_add>(blocks,
 /// threads, d_c, d_a, d_b)`. On the simulator the kernel is compiled into the loop over a block's
 /// threads, so a kernel without barriers runs each block as a plain loop; with every check kept.
+///
+/// In an optimised build, cusim_add_executable's copy of a .cu file spells `cusim::launch(kernel,
+/// ...)` this way wherever `kernel` names a __global__ function of the program (docs/api.md,
+/// "Launch spellings").
 template <auto Kernel, class... Args>
 void launch(const launch_config& config, Args&&... args) {
   static_assert(std::is_pointer_v<decltype(Kernel)> && std::is_function_v<std::remove_pointer_t<decltype(Kernel)>>,
                 "cusim::launch<kernel>: the template argument must be a __global__ function");
+  static_assert(detail::kernel_arity<decltype(Kernel)> == sizeof...(Args),
+                "cusim::launch: wrong number of kernel arguments");
   detail::launch_inline_impl<Kernel>(Kernel, config, false, std::forward<Args>(args)...);
 }
 
@@ -70,6 +86,17 @@ template <class... Params, class... Args>
 void launch_cooperative(void (*kernel)(Params...), const launch_config& config, Args&&... args) {
   static_assert(sizeof...(Params) == sizeof...(Args), "cusim::launch_cooperative: wrong number of kernel arguments");
   detail::launch_impl(kernel, config, true, std::forward<Args>(args)...);
+}
+
+/// launch_cooperative with the kernel known at compile time, compiled into the loop over a block's
+/// threads as by cusim::launch<kernel>.
+template <auto Kernel, class... Args>
+void launch_cooperative(const launch_config& config, Args&&... args) {
+  static_assert(std::is_pointer_v<decltype(Kernel)> && std::is_function_v<std::remove_pointer_t<decltype(Kernel)>>,
+                "cusim::launch_cooperative<kernel>: the template argument must be a __global__ function");
+  static_assert(detail::kernel_arity<decltype(Kernel)> == sizeof...(Args),
+                "cusim::launch_cooperative: wrong number of kernel arguments");
+  detail::launch_inline_impl<Kernel>(Kernel, config, true, std::forward<Args>(args)...);
 }
 
 /// Waits for `stream` (default: the whole device) and rethrows a kernel fault it kept as
