@@ -185,14 +185,17 @@ def quote(arg):
     return '"' + arg.replace("\\", "\\\\").replace('"', '\\"').replace("$", "\\$").replace("`", "\\`") + '"'
 
 
-def host_code_define(environ=os.environ):
+def host_code_define(clang=False, environ=os.environ):
     """The definition of what the rewrite puts before each host function of a .cu file
     (rewrite.HOST_CODE_MACRO): the attribute that leaves it out of the checks' instrumentation, so
     that host code runs at the host compiler's speed; empty (host code instrumented as device code
-    is) with CUSIM_NVCC_HOST_CHECKS=1, or with no checks at all (CUSIM_NVCC_UNCHECKED=1)."""
+    is) with CUSIM_NVCC_HOST_CHECKS=1, or with no checks at all (CUSIM_NVCC_UNCHECKED=1). Neither
+    compiler inlines a function instrumented otherwise (std::vector's operator[]) into a marked one;
+    Clang's flatten does, and its copy is then uninstrumented as the function is (GCC's does not)."""
     checked = environ.get("CUSIM_NVCC_UNCHECKED", "") in ("", "0")
     if checked and environ.get("CUSIM_NVCC_HOST_CHECKS", "") in ("", "0"):
-        return f'-D{rewrite.HOST_CODE_MACRO}=__attribute__((no_sanitize("kernel-address", "bounds", "alignment")))'
+        flatten = ", flatten" if clang else ""
+        return f'-D{rewrite.HOST_CODE_MACRO}=__attribute__((no_sanitize("kernel-address", "bounds", "alignment"){flatten}))'
     return f"-D{rewrite.HOST_CODE_MACRO}="
 
 
@@ -350,7 +353,7 @@ class Driver:
         if kind == "cu" and os.environ.get("CUSIM_NVCC_UNCHECKED", "") in ("", "0"):
             cmd += self.check_flags()
         if kind == "cu":
-            cmd.append(host_code_define())
+            cmd.append(host_code_define("clang" in os.path.basename(self.cxx)))
         cmd += self.opt_flags() + dep_args + list(phase_flags) + [source]
         if out is not None:
             cmd += ["-o", out]
