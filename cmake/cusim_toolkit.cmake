@@ -28,6 +28,7 @@ if(CMAKE_SCRIPT_MODE_FILE)
   file(COPY ${SOURCE_DIR}/tools/nvcc/driver.py ${SOURCE_DIR}/tools/nvcc/options.py ${SOURCE_DIR}/tools/nvcc/tokens.py
        ${SOURCE_DIR}/tools/nvcc/rewrite.py ${SOURCE_DIR}/tools/nvcc/phases.py
        ${SOURCE_DIR}/tools/nvcc/phase_copy.py ${SOURCE_DIR}/tools/nvcc/includes.py ${SOURCE_DIR}/tools/nvcc/ptx.py
+       ${SOURCE_DIR}/tools/nvcc/launch_spelling.py
        DESTINATION ${TOOLKIT_DIR}/share/cusim-nvcc)
   # The headers are links into the source tree, so that diagnostics name the files one edits.
   file(GLOB headers RELATIVE ${SOURCE_DIR}/include/cuda ${SOURCE_DIR}/include/cuda/*)
@@ -106,7 +107,8 @@ add_custom_target(cusim_toolkit ALL DEPENDS cusim_toolkit_files cusim_cudart)
 set(_inst cuda)
 install(PROGRAMS tools/nvcc/nvcc DESTINATION ${_inst}/bin)
 install(FILES tools/nvcc/driver.py tools/nvcc/options.py tools/nvcc/tokens.py tools/nvcc/includes.py tools/nvcc/rewrite.py
-              tools/nvcc/phases.py tools/nvcc/phase_copy.py tools/nvcc/ptx.py DESTINATION ${_inst}/share/cusim-nvcc)
+              tools/nvcc/phases.py tools/nvcc/phase_copy.py tools/nvcc/ptx.py tools/nvcc/launch_spelling.py
+        DESTINATION ${_inst}/share/cusim-nvcc)
 install(DIRECTORY include/cusim DESTINATION ${_inst}/include)
 if(EXISTS ${PROJECT_SOURCE_DIR}/include/cuda)
   install(DIRECTORY include/cuda/ DESTINATION ${_inst}/include)

@@ -50,6 +50,9 @@ class Respelled(unittest.TestCase):
         self.assertEqual(respell("cusim::launch(tk<unsigned int>, g, b, o, 1u);"),
                          "cusim::launch<tk<unsigned int>>( g, b, o, 1u);")
         self.assertEqual(respell("cusim::launch(tn<(3 > 2)>, g, b, o);"), "cusim::launch<tn<(3 > 2)>>( g, b, o);")
+        # A comma of the template arguments in parentheses: a macro's argument stays one.
+        self.assertEqual(respell("CHECK(cusim::launch(tm<int, 2>, g, b, o));", KERNELS + "template <class T, int N> __global__ void tm(T) {}\n"),
+                         "CHECK(cusim::launch<(tm<int, 2>)>( g, b, o));")
 
     def test_cooperative(self):
         self.assertEqual(respell("cusim::launch_cooperative(add, cfg, c);"), "cusim::launch_cooperative<add>( cfg, c);")

@@ -332,12 +332,29 @@ def respell(text, program, path="<input>", in_macro=False, hidden=frozenset()):
         a, b = sig[paren], sig[comma]
         spelled = " ".join("".join(" " if tokens[j].kind in TRIVIA else tokens[j].text for j in range(a + 1, b)).split())
         lines = "".join(tokens[j].text for j in range(a, b + 1)).count("\n")
+        if _has_bare_comma(view, paren, comma):  # `k<int, 2>`: one macro argument still, if in one
+            spelled = "(" + spelled + ")"
         newline = "\\\n" if in_macro else "\n"
         out[a] = "<" + (" " if spelled.startswith(":") else "") + spelled + ">(" + newline * lines
         for j in range(a + 1, b + 1):
             out[j] = ""
         changed = True
     return "".join(out) if changed else text
+
+
+def _has_bare_comma(view, paren, comma):
+    """Whether a comma stands between paren and comma outside any parentheses: one the
+    preprocessor would take for the end of a macro argument once the launch's own ( moves."""
+    depth = 0
+    for k in range(paren + 1, comma):
+        tok = view.t[k]
+        if tok.kind == "punct" and tok.text in ("(", "["):
+            depth += 1
+        elif tok.kind == "punct" and tok.text in (")", "]"):
+            depth -= 1
+        elif tok.kind == "punct" and tok.text == "," and depth == 0:
+            return True
+    return False
 
 
 def _block_end(view, start):
