@@ -171,6 +171,16 @@ class Copies(unittest.TestCase):
         with open(header) as f:
             self.assertIn("cusim::launch<hk>( 1, 1, o);", f.read())
 
+    def test_a_header_it_cannot_read_stops_the_respelling_not_the_copy(self):
+        # The header's `isn't` is no token sequence the rewrite can read: what it declares is
+        # unknown, so no launch is respelled; the copy is made all the same.
+        self.write_file("h.h", "#if 0\ncusim isn't here\n#endif\n")
+        source = self.write_file("a.cu", '#include "h.h"\n__global__ void k(int) {}\n'
+                                         "void f() { cusim::launch(k, 1, 1, 0); }\n")
+        copy = self.copy_of(source)
+        self.assertIn("cusim::launch(k, 1, 1, 0);", copy)
+        self.assertIn('#include "' + os.path.join(self.dir, "h.h") + '"', copy)  # the graph's copy, not the source
+
     def test_a_build_for_stepping_through_kernels_is_left_alone(self):
         source = self.write_file("a.cu", "__global__ void k(int) {}\nvoid f() { cusim::launch(k, 1, 1, 0); }\n")
         self.assertIn("cusim::launch(k, 1, 1, 0);", self.copy_of(source, config="Debug"))

@@ -21,7 +21,8 @@ optimisation, and the compiler says what is wrong with the source, if anything i
 
 In the same optimised builds, `cusim::launch(kernel, ...)` with a kernel the program names is
 respelled `cusim::launch<kernel>(...)`, which compiles the kernel into the loop over a block's
-threads (launch_spelling.py); in the source and in the user's headers, phased or not."""
+threads (launch_spelling.py); in the source and in the user's headers, phased or not. A source
+copied as it is keeps its launches as they are too."""
 
 import os
 import sys
@@ -51,9 +52,15 @@ def respell_launches(graph):
     """Each node of graph with its launches of the program's kernels in the template spelling
     (launch_spelling.py, which reads every node's original text for the kernels' names); a node
     that changes is copied, and so is each node that includes a copied one."""
-    program = launch_spelling.Program([n.text for n in graph.nodes.values()])
+    try:
+        program = launch_spelling.Program([n.text for n in graph.nodes.values()])
+    except rewrite.RewriteError:  # a text it cannot read: what it declares is unknown, respell nothing
+        return
     for node in graph.nodes.values():
-        respelled = launch_spelling.respell(node.rewritten, program, node.path)
+        try:
+            respelled = launch_spelling.respell(node.rewritten, program, node.path)
+        except rewrite.RewriteError:
+            continue
         if respelled != node.rewritten:
             node.rewritten = respelled
             node.copied = True
@@ -69,8 +76,7 @@ def write_copy(source, copy, config, options=(), include_dirs=(), not_user=()):
     """Writes the copy (and the copies of the headers with kernels to phase or launches to respell,
     beside it under include/); returns the files it was made from, for the depfile."""
     graph = None
-    optimised = phases.wanted(options, config not in _UNOPTIMISED)
-    if optimised:
+    if phases.wanted(options, config not in _UNOPTIMISED):
         try:
             graph = phased_graph(source, include_dirs, not_user)
             respell_launches(graph)
@@ -82,13 +88,7 @@ def write_copy(source, copy, config, options=(), include_dirs=(), not_user=()):
     files = {}
     if graph is None:
         with open(source, encoding="utf-8", errors="surrogateescape", newline="") as f:
-            text = f.read()
-        if optimised:  # the phases could not be made: the source's own launches still respelled
-            try:
-                text = launch_spelling.respell(text, launch_spelling.Program([text]), source)
-            except rewrite.RewriteError:
-                pass
-        files[copy] = line_directive(1, source) + text
+            files[copy] = line_directive(1, source) + f.read()
     else:
         graph.root.copy = copy
         for node in [graph.root] + copies:
