@@ -50,7 +50,7 @@ class Rewrite(unittest.TestCase):
         if not registrations:
             out = re.sub(r" \[\[maybe_unused\]\] static const bool cusim_kernel_registered_[^\n]*?\}\);", "", out)
         if not host_marks:
-            out = out.replace(rewrite.HOST_CODE_MACRO + " ", "")
+            out = out.replace(" () " + rewrite.HOST_CODE_MACRO, "").replace(rewrite.HOST_CODE_MACRO + " ", "")
         self.assertEqual(out, expected)
         self.assertEqual(out.count("\n"), src.count("\n") + lines, "the line count changed")
 
@@ -986,10 +986,20 @@ class HostCode(unittest.TestCase):
                "template <class T> requires true void r() {}\n")
         self.assertEqual(self.marked(src), src)
 
-    def test_lambdas_in_host_functions_are_not_marked(self):
+    def test_lambdas_in_host_functions_are_marked_where_both_compilers_take_it(self):
         M = rewrite.HOST_CODE_MACRO
         self.assertEqual(self.marked("int main() { auto l = [](int x) { return x; }; return l(1); }\n"),
-                         f"{M} int main() {{ auto l = [](int x) {{ return x; }}; return l(1); }}\n")
+                         f"{M} int main() {{ auto l = [](int x) {M} {{ return x; }}; return l(1); }}\n")
+        self.assertEqual(self.marked("void f(int* p) { g([&] { p[0] = 1; }, p); return [=]{ }(); }\n"),
+                         f"{M} void f(int* p) {{ g([&] () {M} {{ p[0] = 1; }}, p); return [=] () {M}{{ }}(); }}\n")
+        # Left instrumented: the two compilers take the attribute in different places, or a device lambda.
+        body = ("auto a = [=](int x) mutable { return x; }; auto b = [](int x) -> int { return x; };\n"
+                "auto c = [](int x) noexcept { return x; }; auto d = [] __device__ (int x) { return x; };\n"
+                "auto e = []<class T>(T x) { return x; }; if (p) [[likely]] { g(); } int t[2] {};\n")
+        self.assertEqual(self.marked("void f(int* p) {\n" + body + "}\n"), f"{M} void f(int* p) {{\n" + body + "}\n")
+        # In device code nothing is marked.
+        src = "__device__ int d() { auto l = [](int x) { return x; }; return l(1); }\n"
+        self.assertEqual(self.marked(src), src)
 
 
 class LaunchKernel(unittest.TestCase):

@@ -26,6 +26,14 @@ __attribute__((noinline)) void helper_loop(float* a, const float* b, int n, int 
     for (int i = 0; i < n; ++i) a[i] = blend(a[i], b[i]);
 }
 
+// A lambda of the function: a function of its own, instrumented (the attribute of the function
+// around it does not reach it); called directly here.
+__attribute__((noinline)) void lambda_loop(float* a, const float* b, int n, int reps) {
+  auto step = [&](int i) { a[i] = a[i] * 0.999f + b[i]; };
+  for (int r = 0; r < reps; ++r)
+    for (int i = 0; i < n; ++i) step(i);
+}
+
 // A serial dependency (a reduction in double, as computeGold's), which no compiler vectorises.
 __attribute__((noinline)) double serial_loop(const float* a, int n, int reps) {
   double s = 0;
@@ -53,6 +61,7 @@ int main() {
   std::printf("raw %.2f\n", best_ms([&] { raw_loop(a.data(), b.data(), n, reps); }));
   std::printf("vector %.2f\n", best_ms([&] { vector_loop(a, b, reps); }));
   std::printf("helper %.2f\n", best_ms([&] { helper_loop(a.data(), b.data(), n, reps); }));
+  std::printf("lambda %.2f\n", best_ms([&] { lambda_loop(a.data(), b.data(), n, reps); }));
   std::printf("serial %.2f\n", best_ms([&] { sink += serial_loop(a.data(), n, reps); }));
   std::printf("(checksum %g)\n", sink + a[7]);
   return 0;

@@ -15,7 +15,7 @@ CUSIM_NVCC_HOST_CHECKS=1 NVCC_CCBIN="$cxx" "$toolkit/bin/nvcc" "$opt" -o "$out/c
 for r in $(seq "$runs"); do
   "$out/plain" > "$out/p.txt"; "$out/driver" > "$out/d.txt"; "$out/checked" > "$out/c.txt"
   echo "run $r ($cxx $opt): loop plain-ms driver-ms (ratio) host-checks-ms (ratio)"
-  for loop in raw vector helper serial; do
+  for loop in raw vector helper lambda serial; do
     p=$(awk -v l=$loop '$1 == l {print $2}' "$out/p.txt"); d=$(awk -v l=$loop '$1 == l {print $2}' "$out/d.txt")
     c=$(awk -v l=$loop '$1 == l {print $2}' "$out/c.txt")
     awk -v l=$loop -v p="$p" -v d="$d" -v c="$c" 'BEGIN { printf "  %-7s %8.2f %8.2f (%.2fx) %8.2f (%.2fx)\n", l, p, d, d / p, c, c / p }'

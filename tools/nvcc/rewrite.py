@@ -671,6 +671,8 @@ class _Rewriter(Cursor):
                             self.inject_shared(i, True)
                     elif kind == "device" and self.ns_shared and self.opens_lambda(i):
                         self.inject_shared(i, False)
+                    elif kind == "host":
+                        self.mark_host_lambda(i)
                     scopes.append(("f", kind, None))
                 elif self.opens_namespace(i):
                     scopes.append(("ns", None, self.namespace_names(i)))
@@ -768,6 +770,32 @@ class _Rewriter(Cursor):
             return
         self.host_marked.add(start)
         self.out[k] = HOST_CODE_MACRO + " " + self.out[k]
+
+    def mark_host_lambda(self, i):
+        """The { at i, in a host function, opens a lambda's body `[...] {` or `[...](params) {`: the
+        lambda gets HOST_CODE_MACRO after its parameters (`()` added where it has none), since the
+        attribute of the function around it does not reach it. With `mutable`, `constexpr`,
+        `noexcept`, `-> T`, a template parameter list, or __device__ (an extended lambda), it stays
+        as it is, instrumented: GCC and Clang take the attribute in different places there."""
+        j = self.prev_sig(i)
+        close = j
+        if j >= 0 and self.is_punct(j, ")"):
+            k = self.match_backward(j)
+            j = self.prev_sig(k) if k >= 0 else -1
+        if j < 0 or not self.is_punct(j, "]"):
+            return
+        lb = self.match_backward(j)
+        if lb < 0 or self.is_punct(self.next_sig(lb), "["):
+            return  # [[attribute]]
+        before = self.prev_sig(lb)
+        if before >= 0 and (self.t[before].kind in ("id", "num", "str", "chr") and
+                            self.t[before].text not in _KEYWORDS_BEFORE_EXPR or
+                            self.is_punct(before, ")") or self.is_punct(before, "]")):
+            return  # a subscript, not a lambda's introducer
+        if close == j:
+            self.out[j] += " () " + HOST_CODE_MACRO
+        else:
+            self.out[close] += " " + HOST_CODE_MACRO
 
     def conditional_chains(self):
         """#if/#ifdef/#ifndef index -> the indices of its chain's directives (#elif..., #else, #endif)."""
