@@ -17,6 +17,7 @@
 #include "tbb_workers.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <condition_variable>
 #include <memory>
 #include <mutex>
@@ -38,6 +39,10 @@ void launch_state::report_fault(std::uint64_t block, std::exception_ptr e) {
 }
 
 namespace {
+
+/// The idle fibers a runner keeps after a cooperative launch, once an ordinary launch follows:
+/// what one ordinary block needs.
+constexpr std::size_t kept_fibers = 1024;
 
 void run_blocks(launch_state& launch, std::uint64_t begin, std::uint64_t end) {
   block_runner& runner = block_runner::for_this_thread();
@@ -129,15 +134,96 @@ class grid_barrier {
   bool abort_ = false;
 };
 
+// The OS threads that help the caller run a cooperative launch, kept from one launch to the next
+// so that their block runners keep their fibers and stacks. A launch of 264 blocks of 1,024
+// threads needs 270,336 co-resident fibers: mapping their stacks, faulting their pages in and
+// unmapping them again took most of each launch's time when every launch made new threads. A
+// helper with no launch for `helper_idle` ends, and its runner releases what it kept. One
+// cooperative launch at a time uses them; one that finds them busy (another stream's cooperative
+// launch at the same time) starts threads of its own, as before.
+class cooperative_helpers {
+ public:
+  static constexpr std::chrono::seconds helper_idle{2};
+
+  static cooperative_helpers& instance() {
+    static cooperative_helpers* helpers = new cooperative_helpers;  // never destroyed: helpers may outlive main
+    // Destroyed before what the runners' destructors use (made earlier): from then on no helper
+    // ends, so none destroys its runner while the process exits.
+    static struct exit_guard {
+      ~exit_guard() {
+        std::lock_guard lock(helpers->mutex_);
+        helpers->exiting_ = true;
+      }
+    } guard;
+    return *helpers;
+  }
+
+  // barrier.work() on `count` helpers and on the calling thread; returns when all are done.
+  void run(grid_barrier& barrier, unsigned count) {
+    std::unique_lock lock(mutex_);
+    job_ = &barrier;
+    tickets_ = active_ = count;
+    for (unsigned idle = threads_; idle < count; ++idle) {  // no job runs: every thread is idle
+      ++threads_;
+      std::thread([this] { serve(); }).detach();
+    }
+    wake_.notify_all();
+    lock.unlock();
+    barrier.work();  // the calling thread is worker 0: with CUSIM_WORKERS=1 it runs every block
+    lock.lock();
+    finished_.wait(lock, [&] { return active_ == 0; });
+    job_ = nullptr;
+  }
+
+  std::mutex launch_mutex;  // held by the launch that uses the helpers
+
+ private:
+  void serve() {
+    std::unique_lock lock(mutex_);
+    for (;;) {
+      if (!wake_.wait_for(lock, helper_idle, [&] { return tickets_ > 0; })) {
+        if (exiting_) continue;
+        --threads_;
+        return;  // the thread's runner, fibers and stacks end with it
+      }
+      --tickets_;
+      grid_barrier& barrier = *job_;
+      lock.unlock();
+      barrier.work();
+      lock.lock();
+      if (--active_ == 0) finished_.notify_all();
+    }
+  }
+
+  std::mutex mutex_;
+  std::condition_variable wake_, finished_;
+  grid_barrier* job_ = nullptr;
+  unsigned tickets_ = 0, active_ = 0, threads_ = 0;
+  bool exiting_ = false;
+};
+
 void run_cooperative(launch_state& launch, unsigned workers) {
   grid_barrier barrier(launch);
   const auto helpers = static_cast<unsigned>(std::min<std::uint64_t>(workers, launch.blocks)) - 1;
+  cooperative_helpers& pool = cooperative_helpers::instance();
+  if (std::unique_lock busy(pool.launch_mutex, std::try_to_lock); busy) {
+    // The caller's runner keeps its fibers too, for the next cooperative launch; the next
+    // ordinary launch on this thread trims them (run_grid).
+    pool.run(barrier, helpers);
+    return;
+  }
   std::vector<std::thread> threads;
   threads.reserve(helpers);
   for (unsigned i = 0; i < helpers; ++i) threads.emplace_back([&] { barrier.work(); });
-  barrier.work();  // the calling thread is worker 0: with CUSIM_WORKERS=1 it runs every block
+  barrier.work();
   for (auto& t : threads) t.join();  // their runners, fibers and stacks end with them
-  block_runner::for_this_thread().trim(1024);  // keep what one ordinary block needs
+  block_runner::for_this_thread().trim(kept_fibers);
+}
+
+std::exception_ptr finish_grid(launch_state& launch) {
+  flush_division_reports(launch);
+  if (!launch.fault && launch.checkers) return launch.checkers->launch_ended();
+  return launch.fault;
 }
 
 }  // namespace
@@ -150,7 +236,10 @@ std::exception_ptr run_grid(launch_state& launch) {
   if (launch.checkers) launch.checkers->launch_started(launch);
   if (launch.cooperative) {
     run_cooperative(launch, workers);
-  } else if (workers == 1 || launch.blocks == 1) {
+    return finish_grid(launch);
+  }
+  block_runner::for_this_thread().trim(kept_fibers);  // what a cooperative launch left beyond that
+  if (workers == 1 || launch.blocks == 1) {
     run_blocks(launch, 0, launch.blocks);  // one OS thread, blocks in order: the gdb mode
   } else {
     // TSan cannot see TBB's handoffs (tbb_workers.cpp): the launch's setup happens before every
@@ -165,9 +254,7 @@ std::exception_ptr run_grid(launch_state& launch) {
     }, &launch);
     happens_after(&launch.blocks);
   }
-  flush_division_reports(launch);
-  if (!launch.fault && launch.checkers) return launch.checkers->launch_ended();
-  return launch.fault;
+  return finish_grid(launch);
 }
 
 }  // namespace cusim::sim
