@@ -722,8 +722,9 @@ class _Rewriter(Cursor):
         """The { at i opens a host function's body (function_kind "host"): its definition gets
         HOST_CODE_MACRO in front (after `template <...>`, `extern "C"`, an access specifier and
         `[[...]]` attributes), which the driver defines as the attribute that leaves the function
-        out of the checks' instrumentation (docs/driver.md, CUSIM_NVCC_HOST_CHECKS). Left as they
-        are, instrumented: lambdas, constexpr and consteval functions (device code may call them,
+        out of the checks' instrumentation (docs/driver.md, CUSIM_NVCC_HOST_CHECKS); lambdas in it:
+        mark_host_lambda. Left as they are, instrumented: namespace-scope lambdas, constexpr and
+        consteval functions (device code may call them,
         --expt-relaxed-constexpr), constrained templates, and declarations naming a macro that may
         stand for __device__ (one of this file's defined with __device__ or __global__ in it, or a
         word spelled like a macro: HOST_DEVICE, QUALIFIERS)."""
