@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // A vector add launched three ways, timed on the simulator: <<<>>>, cudaLaunchKernel((void*)add, ...)
 // (which the nvcc driver's rewrite launches as <<<>>> does), and cudaLaunchKernel through a
-// `const void*` variable (by address). Prints the best of RUNS launches of each, in ms.
-//   nvcc -O2 -o launch_kernel tools/host_speed/launch_kernel.cu && ./launch_kernel [RUNS]
+// `const void*` variable (by address). Prints the best of RUNS launches of each, in ms; on a
+// shared machine one worker (CUSIM_WORKERS=1) gives steadier figures.
+//   nvcc -O2 -o launch_kernel tools/host_speed/launch_kernel.cu && CUSIM_WORKERS=1 ./launch_kernel [RUNS]
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -26,7 +27,7 @@ static double best_ms(int runs, F launch) {
 }
 
 int main(int argc, char** argv) {
-  const int runs = argc > 1 ? std::atoi(argv[1]) : 5;
+  const int runs = argc > 1 ? std::atoi(argv[1]) : 20;
   int n = 1 << 20;
   float *a, *b, *c;
   cudaMalloc(&a, n * sizeof(float));
