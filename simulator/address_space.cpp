@@ -1,14 +1,26 @@
 // SPDX-License-Identifier: MIT
-// The checked arena behind device, managed and pinned host allocations (address_space.hpp).
+// The checked arena behind device, managed and pinned host allocations, and its shadow
+// (address_space.hpp).
 #include "address_space.hpp"
 
 #include "sanitizers.hpp"
 
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <map>
 #include <mutex>
+
+// Defined (weakly, by every translation unit) in a program the nvcc driver compiled with inline
+// shadow checks (include/cusim/backend/sim/unmodified.hpp): the whole address space needs a shadow.
+extern "C" {
+[[gnu::weak]] extern const int cusim_inline_shadow_checks;
+}
 
 namespace cusim::sim {
 
@@ -19,31 +31,127 @@ namespace {
 constexpr std::size_t page = 4096;
 constexpr std::size_t min_redzone = page;
 constexpr std::size_t max_redzone = std::size_t{64} << 20;
+// User space on x86-64 Linux (47 bits): its shadow is 16 TiB from shadow_offset on.
+constexpr std::uintptr_t user_space_end = std::uintptr_t{1} << 47;
+constexpr int reserve_flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
 
 std::size_t align_up(std::size_t v, std::size_t a) { return (v + a - 1) / a * a; }
+std::uintptr_t align_down(std::uintptr_t v, std::size_t a) { return v / a * a; }
 
 std::mutex mutex;
-std::uintptr_t cursor = 0;  // the next free address
-std::uint8_t* shadow_base = nullptr;
+std::uintptr_t cursor = 0;                  // the next free address
+bool whole_shadow = false;                  // the shadow of every address is mapped
+/// The arena's allocations, for arena_observe_all; never destroyed: workers free their blocks'
+/// shared memory after static destructors ran.
+std::map<std::uintptr_t, std::size_t>& live() {
+  static auto* allocations = new std::map<std::uintptr_t, std::size_t>;
+  return *allocations;
+}
 
-/// Reserves the arena and its shadow once: the largest of 8, 4, 2 or 1 TiB the system grants.
+/// Maps fresh (zero: addressable) shadow for [lo, hi) at its fixed place; false if that address
+/// space is taken.
+bool map_shadow(std::uintptr_t lo, std::uintptr_t hi) {
+  const auto s = align_down(reinterpret_cast<std::uintptr_t>(shadow_of(lo)), page);
+  const auto e = align_up(reinterpret_cast<std::uintptr_t>(shadow_of(hi - 1)) + 1, page);
+  void* p = mmap(reinterpret_cast<void*>(s), e - s, PROT_READ | PROT_WRITE, reserve_flags | MAP_FIXED_NOREPLACE, -1, 0);
+  if (p == MAP_FAILED) return false;
+  if (p != reinterpret_cast<void*>(s)) {  // a kernel without MAP_FIXED_NOREPLACE took it as a hint
+    munmap(p, e - s);
+    return false;
+  }
+  madvise(p, e - s, MADV_DONTDUMP);  // a core file would be terabytes (sparse, but slow to write)
+  return true;
+}
+
+/// A program with inline checks reads the shadow of every address it touches, before main and
+/// before any allocation: reserved before the program's own constructors run.
+[[gnu::constructor(101)]] void reserve_whole_shadow() {
+  if (CUSIM_SIM_ASAN || CUSIM_SIM_TSAN || &cusim_inline_shadow_checks == nullptr) return;
+  if (map_shadow(0, user_space_end)) {
+    whole_shadow = true;
+    return;
+  }
+  std::fprintf(stderr,
+               "cusim: cannot reserve the shadow memory of the raw-pointer checks (16 TiB of address space at "
+               "%#lx: %s); build the program with CUSIM_NVCC_UNCHECKED=1 in the environment to run it without "
+               "them\n",
+               static_cast<unsigned long>(shadow_offset), std::strerror(errno));
+  std::_Exit(1);
+}
+
+/// A read-only file of poison bytes that large spans of shadow map rather than write: a freed
+/// allocation of 1 GiB poisons 128 MiB of shadow, which would otherwise stay resident.
+constexpr std::size_t poison_file_bytes = std::size_t{2} << 20;
+int poison_file() {
+  static const int fd = [] {
+    const int f = memfd_create("cusim-shadow-poison", MFD_CLOEXEC);
+    if (f < 0) return -1;
+    if (ftruncate(f, poison_file_bytes) != 0) {
+      close(f);
+      return -1;
+    }
+    void* p = mmap(nullptr, poison_file_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, f, 0);
+    if (p == MAP_FAILED) {
+      close(f);
+      return -1;
+    }
+    std::memset(p, shadow_poison, poison_file_bytes);
+    munmap(p, poison_file_bytes);
+    return f;
+  }();
+  return fd;
+}
+
+/// Poisons the shadow of [lo, hi) (granule-aligned): small spans written, whole pages of large
+/// ones mapped (privately: a later write copies the page) from the poison file.
+void poison(std::uintptr_t lo, std::uintptr_t hi) {
+  auto* s = shadow_of(lo);
+  auto* e = shadow_of(hi);
+  constexpr std::size_t mapped_from = 16 * page;
+  if (static_cast<std::size_t>(e - s) >= mapped_from && poison_file() >= 0) {
+    auto* ps = reinterpret_cast<std::uint8_t*>(align_up(reinterpret_cast<std::uintptr_t>(s), page));
+    auto* pe = reinterpret_cast<std::uint8_t*>(align_down(reinterpret_cast<std::uintptr_t>(e), page));
+    std::memset(s, shadow_poison, ps - s);
+    std::memset(pe, shadow_poison, e - pe);
+    for (std::uint8_t* p = ps; p < pe;) {
+      const std::size_t n = std::min<std::size_t>(pe - p, poison_file_bytes);
+      if (mmap(p, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED, poison_file(), 0) == MAP_FAILED)
+        std::memset(p, shadow_poison, n);  // out of mappings: written after all
+      p += n;
+    }
+    return;
+  }
+  std::memset(s, shadow_poison, e - s);
+}
+
+/// Marks [p, p + bytes) addressable. `fresh`: its shadow was never written (reads as zero).
+void mark_addressable(std::uintptr_t p, std::size_t bytes, bool fresh) {
+  std::uint8_t* s = shadow_of(p);
+  const std::size_t full = bytes / 8;
+  if (arena.observed.load(std::memory_order_relaxed)) std::memset(s, shadow_observed | 8, full);
+  else if (!fresh) std::memset(s, 0, full);
+  if (bytes % 8 != 0)
+    s[full] = static_cast<std::uint8_t>((arena.observed.load(std::memory_order_relaxed) ? shadow_observed : 0) | (bytes % 8));
+}
+
+/// Reserves the arena once: the largest of 8, 4, 2 or 1 TiB the system grants, inaccessible until
+/// allocated, with its shadow (already there when the whole address space has one).
 void reserve() {
   if (arena.bytes.load(std::memory_order_relaxed) != 0) return;
   if (CUSIM_SIM_ASAN || CUSIM_SIM_TSAN) return;  // the sanitizers keep their own shadows of the heap
   for (std::size_t bytes = std::size_t{1} << 43; bytes >= (std::size_t{1} << 40); bytes /= 2) {
-    constexpr int flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
-    void* data = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, flags, -1, 0);
+    void* data = mmap(nullptr, bytes, PROT_NONE, reserve_flags, -1, 0);
     if (data == MAP_FAILED) continue;
-    void* shadow = mmap(nullptr, bytes / 8, PROT_READ | PROT_WRITE, flags, -1, 0);
-    if (shadow == MAP_FAILED) {
+    madvise(data, bytes, MADV_DONTDUMP);  // allocations made dumpable as they are made
+    const auto base = reinterpret_cast<std::uintptr_t>(data);
+    if (base + bytes > user_space_end || (!whole_shadow && !map_shadow(base, base + bytes))) {
       munmap(data, bytes);
       continue;
     }
-    shadow_base = static_cast<std::uint8_t*>(shadow);
-    arena.base.store(reinterpret_cast<std::uintptr_t>(data), std::memory_order_relaxed);
-    cursor = reinterpret_cast<std::uintptr_t>(data) + max_redzone;  // a redzone before the first one too
-    arena.shadow.store(shadow_base, std::memory_order_relaxed);
+    cursor = base + max_redzone;  // a redzone before the first allocation too
+    arena.base.store(base, std::memory_order_relaxed);
     arena.bytes.store(bytes, std::memory_order_release);
+    poison(base, cursor);
     return;
   }
 }
@@ -71,10 +179,15 @@ void* arena_allocate(std::size_t bytes) noexcept {
   const std::size_t redzone = std::clamp(span, min_redzone, max_redzone) + colour;
   const std::uintptr_t base = arena.base.load(std::memory_order_relaxed);
   if (cursor + span + redzone > base + size) return nullptr;  // full: unchecked memory from here on
-  void* p = reinterpret_cast<void*>(cursor);
+  const std::uintptr_t p = cursor;
+  // Out of memory mappings (each live allocation is one): unchecked memory for this one.
+  if (mprotect(reinterpret_cast<void*>(p), span, PROT_READ | PROT_WRITE) != 0) return nullptr;
+  madvise(reinterpret_cast<void*>(p), span, MADV_DODUMP);
   cursor += span + redzone;
-  arena_mark(p, bytes, true);
-  return p;
+  mark_addressable(p, bytes, true);
+  poison(p + align_up(bytes, 8), cursor);  // the rest of its last page, and its redzone
+  live()[p] = bytes;
+  return reinterpret_cast<void*>(p);
 }
 
 bool in_arena(const void* p) noexcept {
@@ -83,32 +196,39 @@ bool in_arena(const void* p) noexcept {
 }
 
 void arena_release(void* p, std::size_t bytes) noexcept {
-  arena_mark(p, bytes, false);
+  std::lock_guard lock(mutex);
+  const auto addr = reinterpret_cast<std::uintptr_t>(p);
+  live().erase(addr);
+  poison(addr, addr + align_up(bytes, 8));
+  // Its pages go back and become inaccessible again (and one mapping with their neighbours).
   discard(p, align_up(bytes, page));
-  const std::uintptr_t off = reinterpret_cast<std::uintptr_t>(p) - arena.base.load(std::memory_order_relaxed);
-  discard(shadow_base + off / 8, align_up(bytes, 8) / 8);
+  mprotect(p, align_up(std::max<std::size_t>(bytes, 1), page), PROT_NONE);
 }
 
 void arena_mark(void* p, std::size_t bytes, bool on) noexcept {
-  const std::uintptr_t off = reinterpret_cast<std::uintptr_t>(p) - arena.base.load(std::memory_order_relaxed);
-  std::uint8_t* s = shadow_base + off / 8;
-  if (!on) {
-    std::memset(s, 0, align_up(bytes, 8) / 8);
-    return;
-  }
-  std::memset(s, 8, bytes / 8);
-  if (bytes % 8 != 0) s[bytes / 8] = static_cast<std::uint8_t>(bytes % 8);
+  const auto addr = reinterpret_cast<std::uintptr_t>(p);
+  if (on) mark_addressable(addr, bytes, false);
+  else std::memset(shadow_of(addr), shadow_poison, align_up(bytes, 8) / 8);
 }
 
 bool arena_addressable(std::uintptr_t addr, std::size_t bytes) noexcept {
   if (bytes == 0) return true;
-  const std::uintptr_t off = addr - arena.base.load(std::memory_order_relaxed);
-  const std::uint8_t* s = arena.shadow.load(std::memory_order_relaxed);
-  const std::uintptr_t first = off / 8, last = (off + bytes - 1) / 8;
-  if (first == last) return (off % 8) + bytes <= s[first];
-  for (std::uintptr_t g = first; g < last; ++g)
-    if (s[g] != 8) return false;
-  return (off + bytes - 1) % 8 < s[last];
+  const std::uintptr_t first = addr / 8, last = (addr + bytes - 1) / 8;
+  const std::uint8_t* s = shadow_of(addr);
+  if (first == last) return (addr % 8) + bytes <= granule_bytes(s[0]);
+  for (std::uintptr_t g = 0; g < last - first; ++g)
+    if (granule_bytes(s[g]) != 8) return false;
+  return (addr + bytes - 1) % 8 < granule_bytes(s[last - first]);
+}
+
+void arena_observe_all() noexcept {
+  std::lock_guard lock(mutex);
+  if (arena.observed.exchange(true)) return;
+  for (const auto& [p, bytes] : live()) {
+    std::uint8_t* s = shadow_of(p);
+    for (std::size_t g = 0; g < align_up(bytes, 8) / 8; ++g)
+      if (const unsigned n = granule_bytes(s[g]); n != 0) s[g] = static_cast<std::uint8_t>(shadow_observed | n);
+  }
 }
 
 }  // namespace cusim::sim

@@ -2,6 +2,7 @@
 // CUSIM_CHECK=race and init: shadow memory of shared and global arrays.
 #include "memory_checker.hpp"
 
+#include "address_space.hpp"
 #include "block_state.hpp"
 #include "diagnostics.hpp"
 #include "launch_state.hpp"
@@ -19,9 +20,11 @@ namespace {
 
 std::atomic<std::uint64_t> clock_{1};
 
-/// The bytes of an element, or for large elements a digest of them.
+/// The bytes of an element, or for large elements a digest of them; zeros once the thread freed
+/// it (the arena's freed pages cannot be read).
 void snapshot(const void* p, std::uint32_t bytes, std::uint64_t out[2]) {
   out[0] = out[1] = 0;
+  if (in_arena(p) && !arena_addressable(reinterpret_cast<std::uintptr_t>(p), bytes)) return;
   if (bytes <= 16) {
     std::memcpy(out, p, bytes);
     return;

@@ -1,13 +1,18 @@
 // SPDX-License-Identifier: MIT
 // Raw pointers of unmodified programs checked against their allocations. The nvcc driver compiles
 // .cu files with the compiler's address instrumentation in its kernel flavour
-// (-fsanitize=kernel-address, GCC and Clang alike: every load and store an outline call, no stack
-// or global redzones, no runtime of its own), which calls __asan_load4_noabort(addr) & co. before
-// each access. Here that call checks the address against the arena's shadow (address_space.hpp):
-// an address in the arena that no allocation makes addressable is a tagged fault of the kernel
-// thread, naming the allocation it missed; in host code, a report on stderr (once per place) and
-// the program goes on. Under CUSIM_CHECK=race and init, and CUSIM_SCHEDULE=random, the call also
-// records the access of raw shared and global memory, as a checked array's element access does.
+// (-fsanitize=kernel-address, GCC and Clang alike: no stack or global redzones, no runtime of its
+// own), its checks inline against the arena's shadow at AddressSanitizer's offset
+// (address_space.hpp): a shadow load and a branch per access, and a call here only when the shadow
+// is not zero, __asan_report_load4_noabort(addr) & co. Here that call decides: an address in the
+// arena that no allocation makes addressable is a tagged fault of the kernel thread, naming the
+// allocation it missed; in host code, a report on stderr (once per place) and the program goes
+// on. Under CUSIM_CHECK=race and init, and CUSIM_SCHEDULE=random, the arena's addressable shadow
+// is made to take this path too (arena_observe_all), and the call records the access of raw
+// shared and global memory, as a checked array's element access does. Misaligned accesses, which
+// a GPU faults on, come from the compiler's alignment instrumentation (-fsanitize=alignment,
+// __ubsan_handle_type_mismatch_v1). The outline calls (__asan_load4_noabort & co.: memcpy and
+// accesses of unusual sizes, and any build with the call threshold) check the same shadow.
 #include "address_space.hpp"
 #include "block_state.hpp"
 #include "debugger.hpp"
@@ -116,9 +121,13 @@ detail::source_location site_of(std::uintptr_t pc) {
   signal_fault fault = access_fault(addr, bytes, write, pc);
   fault.access.misaligned = static_cast<std::uint32_t>(alignment);
   fault_in_kernel(fault);
-  const std::uintptr_t off = addr - arena.base.load(std::memory_order_relaxed);
-  if (off < arena.bytes.load(std::memory_order_relaxed) && !arena_addressable(addr, bytes))
-    return bad_access(addr, bytes, write, pc);
+  if (in_arena(reinterpret_cast<void*>(addr)) && !arena_addressable(addr, bytes)) return bad_access(addr, bytes, write, pc);
+  if (detail::accesses_observed()) note(addr, bytes, write, pc);
+}
+
+/// The slow path of every check: the shadow of [addr, addr + bytes) is not plainly addressable.
+[[gnu::noinline]] void check_slowly(std::uintptr_t addr, std::size_t bytes, bool write, std::uintptr_t pc) {
+  if (!arena_addressable(addr, bytes)) return bad_access(addr, bytes, write, pc);
   if (detail::accesses_observed()) note(addr, bytes, write, pc);
 }
 
@@ -128,13 +137,17 @@ inline void check(std::uintptr_t addr, std::size_t bytes, bool write, void* retu
   if (alignment > 1 && (addr & (alignment - 1)) != 0) [[unlikely]]
     return misaligned(addr, bytes, write, alignment, reinterpret_cast<std::uintptr_t>(return_address));
   const std::uintptr_t off = addr - arena.base.load(std::memory_order_relaxed);
-  if (off < arena.bytes.load(std::memory_order_relaxed)) {
-    const std::uint8_t shadow = arena.shadow.load(std::memory_order_relaxed)[off / 8];
-    if ((off % 8) + bytes > shadow) [[unlikely]]
-      return bad_access(addr, bytes, write, reinterpret_cast<std::uintptr_t>(return_address));
-  }
+  if (off < arena.bytes.load(std::memory_order_relaxed) && (*shadow_of(addr) != 0 || (addr & 7) + bytes > 8)) [[unlikely]]
+    return check_slowly(addr, bytes, write, reinterpret_cast<std::uintptr_t>(return_address));
   if (detail::accesses_observed()) [[unlikely]]
     return note(addr, bytes, write, reinterpret_cast<std::uintptr_t>(return_address));
+}
+
+/// An inline check found the shadow of `addr` not zero. Outside the arena nothing is poisoned:
+/// nothing to say.
+void report(std::uintptr_t addr, std::size_t bytes, bool write, void* return_address) {
+  if (addr - arena.base.load(std::memory_order_relaxed) < arena.bytes.load(std::memory_order_relaxed))
+    check_slowly(addr, bytes, write, reinterpret_cast<std::uintptr_t>(return_address));
 }
 
 }  // namespace
@@ -185,6 +198,38 @@ std::uintptr_t address(const void* p) { return reinterpret_cast<std::uintptr_t>(
     extern "C" void __asan_store##size(void* a) {                                                    \
       cusim::sim::check(address(a), size, true, __builtin_return_address(0), size < 8 ? size : 8);   \
     }
+// The inline checks' slow path: the shadow of the access was not zero.
+#  define CUSIM_RAW_REPORT(size)                                                                 \
+    extern "C" void __asan_report_load##size##_noabort(void* a) {                                \
+      cusim::sim::report(address(a), size, false, __builtin_return_address(0));                  \
+    }                                                                                            \
+    extern "C" void __asan_report_store##size##_noabort(void* a) {                               \
+      cusim::sim::report(address(a), size, true, __builtin_return_address(0));                   \
+    }                                                                                            \
+    extern "C" void __asan_report_load##size(void* a) {                                          \
+      cusim::sim::report(address(a), size, false, __builtin_return_address(0));                  \
+    }                                                                                            \
+    extern "C" void __asan_report_store##size(void* a) {                                         \
+      cusim::sim::report(address(a), size, true, __builtin_return_address(0));                   \
+    }
+CUSIM_RAW_REPORT(1)
+CUSIM_RAW_REPORT(2)
+CUSIM_RAW_REPORT(4)
+CUSIM_RAW_REPORT(8)
+CUSIM_RAW_REPORT(16)
+#  undef CUSIM_RAW_REPORT
+extern "C" void __asan_report_load_n_noabort(void* a, long n) {
+  cusim::sim::report(address(a), static_cast<std::size_t>(n), false, __builtin_return_address(0));
+}
+extern "C" void __asan_report_store_n_noabort(void* a, long n) {
+  cusim::sim::report(address(a), static_cast<std::size_t>(n), true, __builtin_return_address(0));
+}
+extern "C" void __asan_report_load_n(void* a, long n) {
+  cusim::sim::report(address(a), static_cast<std::size_t>(n), false, __builtin_return_address(0));
+}
+extern "C" void __asan_report_store_n(void* a, long n) {
+  cusim::sim::report(address(a), static_cast<std::size_t>(n), true, __builtin_return_address(0));
+}
 CUSIM_RAW_ACCESS(1)
 CUSIM_RAW_ACCESS(2)
 CUSIM_RAW_ACCESS(4)
@@ -202,6 +247,40 @@ extern "C" void __asan_loadN(void* a, long n) {
 }
 extern "C" void __asan_storeN(void* a, long n) {
   cusim::sim::check(address(a), static_cast<std::size_t>(n), true, __builtin_return_address(0));
+}
+// -fsanitize=alignment: a load or store through a pointer not aligned for its type, which the GPU
+// faults on (its loads and stores need their size's alignment: a float4's 16 bytes, a double's 8;
+// the type's alignment is the same but for over-aligned types, which the GPU loads as vectors).
+// A member access (p->m) counts as a load of the member with the struct's alignment (GCC checks
+// it rather than the load); reference bindings, calls and casts load nothing: not faults.
+namespace {
+struct ubsan_type_descriptor {
+  std::uint16_t kind;  ///< 0: integer, 1: floating point
+  std::uint16_t info;  ///< integers: log2(bit width) << 1 | signed; floating point: bit width
+};
+struct ubsan_type_mismatch {
+  struct {
+    const char* file;
+    std::uint32_t line, column;
+  } location;
+  const ubsan_type_descriptor* type;
+  unsigned char log_alignment;
+  unsigned char check_kind;  ///< 0: load, 1: store, 2: reference binding, 3: member access, 4 and up: calls, casts
+};
+void type_mismatch(const ubsan_type_mismatch* d, std::uintptr_t p, void* return_address) {
+  const std::size_t alignment = std::size_t{1} << d->log_alignment;
+  if ((d->check_kind > 1 && d->check_kind != 3) || (p & (alignment - 1)) == 0) return;
+  std::size_t bytes = alignment;
+  if (d->type->kind == 0) bytes = (std::size_t{1} << (d->type->info >> 1)) / 8;
+  else if (d->type->kind == 1) bytes = d->type->info / 8u;
+  cusim::sim::check(p, bytes, d->check_kind == 1, return_address, alignment);
+}
+}  // namespace
+extern "C" void __ubsan_handle_type_mismatch_v1(void* data, void* pointer) {
+  type_mismatch(static_cast<const ubsan_type_mismatch*>(data), address(pointer), __builtin_return_address(0));
+}
+extern "C" void __ubsan_handle_type_mismatch_v1_abort(void* data, void* pointer) {
+  type_mismatch(static_cast<const ubsan_type_mismatch*>(data), address(pointer), __builtin_return_address(0));
 }
 // Before a call that does not return (a throw, abort): nothing to unpoison, there are no stack redzones.
 extern "C" void __asan_handle_no_return() {}

@@ -2,6 +2,7 @@
 // The one entry of every launch (detail::submit): validates it, then queues it as a child grid
 // (dynamic_parallelism.cpp), records it into a capturing stream's graph, runs it now (the default
 // stream) or queues it on its stream. Prepares each launch's state and runs a grid's children after it.
+#include "address_space.hpp"
 #include "block_state.hpp"
 #include "debugger.hpp"
 #include "device.hpp"
@@ -36,6 +37,8 @@ std::shared_ptr<launch_state> prepare_launch(const launch_config& config, detail
   launch->break_on_fault = break_on_fault();
   launch->schedule_seed = schedule_seed();
   launch->checkers = checkers_for_launch(checks());
+  // The checkers see the raw accesses of inline-checked code only through its slow path.
+  if (launch->schedule_seed || (launch->checkers && launch->checkers->observes_accesses())) arena_observe_all();
   // Loops between barriers keep every default check; the opt-in ones watch threads interleave. A
   // program started under a debugger keeps a fiber per thread, for the thread list and focus
   // (asked once: a launch must stay cheap).

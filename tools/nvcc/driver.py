@@ -28,6 +28,9 @@ from options import HELP, UsageError, parse
 CUDA_VERSION = (13, 0, 0)
 DEFAULT_ARCH = "75"  # nvcc 13's default (sm_75)
 PROG = "cusim nvcc"
+# The shadow of the raw-pointer checks: (address >> 3) + SHADOW_OFFSET, AddressSanitizer's layout on
+# x86-64 (simulator/address_space.hpp, shadow_offset: the same number).
+SHADOW_OFFSET = 0x7FFF8000
 
 
 _fma_flags = None
@@ -293,20 +296,25 @@ class Driver:
         return flags
 
     def check_flags(self):
-        """The instrumentation behind the checks of unmodified code, each call answered by the
-        simulator. Fixed-size arrays (__shared__, local, __constant__, in structs) checked per axis:
-        the compiler's bounds instrumentation (array_bounds.cpp). Raw pointers checked against their
-        allocation: its address instrumentation in the kernel flavour, every access an outline call
-        and no redzones of its own (raw_access.cpp); CUSIM_RAW_ADDRESS_CHECKS tells cusim's headers
-        (atomics.hpp). Line tables, so that a report names the line of the access (the user's -g,
+        """The instrumentation behind the checks of unmodified code, each failing check answered by
+        the simulator. Fixed-size arrays (__shared__, local, __constant__, in structs) checked per
+        axis: the compiler's bounds instrumentation (array_bounds.cpp). Raw pointers checked against
+        their allocation: its address instrumentation in the kernel flavour (no redzones or runtime
+        of its own), checked inline against the simulator's shadow at AddressSanitizer's offset
+        (SHADOW_OFFSET, simulator/address_space.hpp: the same number), a call only when the shadow
+        says no (raw_access.cpp); misaligned accesses, which the GPU faults on: its alignment
+        instrumentation. CUSIM_RAW_ADDRESS_CHECKS tells cusim's headers (atomics.hpp,
+        unmodified.hpp). Line tables, so that a report names the line of the access (the user's -g,
         or -G, take precedence: they come later)."""
         if "clang" in os.path.basename(self.cxx):
-            return ["-fsanitize=array-bounds", "-fsanitize=kernel-address",
-                    "-mllvm", "-asan-instrumentation-with-call-threshold=0",
+            return ["-fsanitize=array-bounds,alignment", "-fsanitize=kernel-address",
+                    "-mllvm", f"-asan-mapping-offset={SHADOW_OFFSET:#x}",
+                    "-mllvm", "-asan-instrumentation-with-call-threshold=1000000",
                     "-mllvm", "-asan-stack=0", "-mllvm", "-asan-globals=0", "-gline-tables-only",
                     "-DCUSIM_RAW_ADDRESS_CHECKS=1"]
-        return ["-fsanitize=bounds", "-fsanitize=kernel-address", "-fsanitize-recover=kernel-address",
-                "-fno-sanitize-address-use-after-scope", "--param=asan-instrumentation-with-call-threshold=0",
+        return ["-fsanitize=bounds,alignment", "-fsanitize=kernel-address", "-fsanitize-recover=kernel-address",
+                f"-fasan-shadow-offset={SHADOW_OFFSET:#x}", "-fno-sanitize-address-use-after-scope",
+                "--param=asan-instrumentation-with-call-threshold=1000000",
                 "--param=asan-stack=0", "--param=asan-globals=0", "-g1", "-DCUSIM_RAW_ADDRESS_CHECKS=1"]
 
     def cuda_arch(self):

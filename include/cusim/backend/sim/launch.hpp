@@ -19,12 +19,15 @@
 #include <vector>
 
 // The loop over a block's threads: the kernel compiled into it where the compiler can (flatten:
-// a kernel is rarely small enough to be inlined otherwise), and the loop's own bookkeeping never
-// instrumented by the raw-pointer checks that the nvcc driver turns on (-fsanitize=kernel-address)
-// or by AddressSanitizer: those check the program's accesses, not the simulator's. An
-// instrumented kernel is then called rather than inlined, as the compilers do not inline across
-// differing sanitizer settings.
-#if defined(__clang__)
+// a kernel is rarely small enough to be inlined otherwise). Under the nvcc driver's raw-pointer
+// checks (inline: a shadow load and a branch per access) the loop is instrumented like the
+// kernel, so that the compilers inline one into the other (they do not across differing sanitizer
+// settings); its own stores (thread records, on the heap and the fiber stacks) pass those checks
+// at the cost of the load. Under AddressSanitizer (a sanitizer build of cusim) the loop's
+// bookkeeping is not instrumented: it checks the program's accesses, not the simulator's.
+#if defined(CUSIM_RAW_ADDRESS_CHECKS)
+#  define CUSIM_THREAD_LOOP [[gnu::flatten]]
+#elif defined(__clang__)
 #  define CUSIM_THREAD_LOOP [[gnu::flatten]] __attribute__((no_sanitize("address", "kernel-address")))
 #else
 #  define CUSIM_THREAD_LOOP [[gnu::flatten, gnu::no_sanitize_address]]

@@ -22,6 +22,15 @@
 #include <utility>
 #include <vector>
 
+#if defined(CUSIM_RAW_ADDRESS_CHECKS)
+// The driver's inline checks read the shadow of every address the program touches: this says
+// so to the simulator, which then reserves it before the program's constructors run
+// (simulator/address_space.cpp). Weak: every translation unit of the program defines it.
+extern "C" {
+[[gnu::weak]] extern const int cusim_inline_shadow_checks = 1;
+}
+#endif
+
 namespace cusim::detail {
 
 /// Launches like `kernel<<<grid, block, shared_bytes, stream>>>` does on a GPU: `launch(config,
@@ -147,15 +156,7 @@ struct chevron_config {
       // known by its address (graph nodes, what the simulator learns of it).
       using pointer = decltype(probe(0));
       if constexpr (std::is_invocable_v<pointer, Args...>) {
-#if defined(CUSIM_RAW_ADDRESS_CHECKS)
-        // The driver's raw-pointer checks instrument the kernel, which then cannot be inlined into
-        // the uninstrumented thread loop (CUSIM_THREAD_LOOP): one loop per kernel signature
-        // (call = nullptr), as a loop per launch site would only cost build time (twice as long
-        // for the cuda-samples' template-heavy reduction).
-        chevron_launcher(probe(0), nullptr, config)(std::forward<Args>(args)...);
-#else
         chevron_launcher(probe(0), std::move(call), config)(std::forward<Args>(args)...);
-#endif
         return;
       }
     }
