@@ -74,7 +74,10 @@ file(WRITE ${PROJECT_BINARY_DIR}/cusim_cudart.cpp
      "// SPDX-License-Identifier: MIT\n// libcusim_cudart.so is the simulator's archive, whole (cmake/cusim_toolkit.cmake).\n")
 add_library(cusim_cudart SHARED ${PROJECT_BINARY_DIR}/cusim_cudart.cpp)
 target_link_libraries(cusim_cudart PRIVATE "$<LINK_LIBRARY:WHOLE_ARCHIVE,cusim_simulator>")
-target_link_options(cusim_cudart PRIVATE LINKER:--no-undefined)
+# Not under clang's sanitizers: their runtime is linked into executables only, never a library.
+if(NOT (CUSIM_SANITIZER AND CMAKE_CXX_COMPILER_ID MATCHES "Clang"))
+  target_link_options(cusim_cudart PRIVATE LINKER:--no-undefined)
+endif()
 set_target_properties(cusim_cudart PROPERTIES
   OUTPUT_NAME cusim_cudart
   LIBRARY_OUTPUT_DIRECTORY ${_tk}/lib64)

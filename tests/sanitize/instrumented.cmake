@@ -1,10 +1,12 @@
 # SPDX-License-Identifier: MIT
 # Fails unless every object of a static library was compiled with the sanitizer of the build:
 #   cmake -DNM=nm -DLIBRARY=libcusim_simulator.a -DSANITIZER=address|thread
-#         [-DASSEMBLY=symbol;...] [-DUNINSTRUMENTED=object;...] -P instrumented.cmake
+#         [-DASSEMBLY=symbol;...] [-DUNINSTRUMENTED=object;...] [-DCOMPILER=GNU|Clang] -P instrumented.cmake
 # An object with functions of its own must call into the runtime: __asan_ (address; at least
 # its module setup) and, where ASan checks a load or store, __ubsan_handle_ (UBSan checks those
-# dereferences too; a file of plain forwarders has none), or __tsan_ (thread). Not its own: the
+# dereferences too; a file of plain forwarders has none; clang's -fsanitize=function also gives
+# every function the RTTI of its type, which marks UBSan where it has no dereference to check,
+# as clang's ASan checks the stack slots of -O0), or __tsan_ (thread). Not its own: the
 # module constructors the compiler adds (_sub_I_*, _GLOBAL__sub_I_*) and the hand-written
 # assembly named in ASSEMBLY, which no sanitizer instruments. The objects named in
 # UNINSTRUMENTED are left out on purpose (the TBB glue under TSan): they must exist and must
@@ -19,6 +21,9 @@ if(SANITIZER STREQUAL "address")
   set(runtime "__asan_")
   set(checked_access "^__asan_(report|load|store)")
   set(runtime_at_access "__ubsan_handle_")
+  if(COMPILER STREQUAL "Clang")
+    set(ubsan_mark "_ZTVN10__cxxabiv120__function_type_infoE")
+  endif()
 elseif(SANITIZER STREQUAL "thread")
   set(runtime "__tsan_")
 else()
@@ -63,7 +68,7 @@ foreach(line IN LISTS lines)
     endif()
     if(runtime_at_access)
       string(FIND "${name}" "${runtime_at_access}" at)
-      if(at EQUAL 0)
+      if(at EQUAL 0 OR (ubsan_mark AND name STREQUAL ubsan_mark))
         set(uses_at_access_${key} 1)
       endif()
     endif()
