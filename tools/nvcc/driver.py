@@ -188,6 +188,25 @@ def quote(arg):
     return '"' + arg.replace("\\", "\\\\").replace('"', '\\"').replace("$", "\\$").replace("`", "\\`") + '"'
 
 
+CHECKS = ("address", "alignment", "bounds")
+
+
+def unchecked(environ=os.environ):
+    """The checks CUSIM_NVCC_UNCHECKED leaves out of the instrumentation: all of them for 1 (or
+    all), none unset or 0, else those its comma-separated list names (CHECKS)."""
+    value = environ.get("CUSIM_NVCC_UNCHECKED", "").strip()
+    if value in ("", "0"):
+        return set()
+    if value in ("1", "all"):
+        return set(CHECKS)
+    names = {n.strip() for n in value.split(",") if n.strip()}
+    unknown = sorted(names - set(CHECKS))
+    if unknown:
+        raise UsageError(f"CUSIM_NVCC_UNCHECKED={value}: unknown check '{unknown[0]}' (1 or all, or a list of "
+                         + ", ".join(CHECKS) + ")")
+    return names
+
+
 def host_code_define(clang=False, environ=os.environ):
     """The definition of what the rewrite puts before each host function of a .cu file
     (rewrite.HOST_CODE_MACRO): the attribute that leaves it out of the checks' instrumentation, so
@@ -195,7 +214,7 @@ def host_code_define(clang=False, environ=os.environ):
     is) with CUSIM_NVCC_HOST_CHECKS=1, or with no checks at all (CUSIM_NVCC_UNCHECKED=1). Neither
     compiler inlines a function instrumented otherwise (std::vector's operator[]) into a marked one;
     Clang's flatten does, and its copy is then uninstrumented as the function is (GCC's does not)."""
-    checked = environ.get("CUSIM_NVCC_UNCHECKED", "") in ("", "0")
+    checked = unchecked(environ) != set(CHECKS)
     if checked and environ.get("CUSIM_NVCC_HOST_CHECKS", "") in ("", "0"):
         flatten = ", flatten" if clang else ""
         return f'-D{rewrite.HOST_CODE_MACRO}=__attribute__((no_sanitize("kernel-address", "bounds", "alignment"){flatten}))'
@@ -305,17 +324,26 @@ class Driver:
         says no (raw_access.cpp); misaligned accesses, which the GPU faults on: its alignment
         instrumentation. CUSIM_RAW_ADDRESS_CHECKS tells cusim's headers (atomics.hpp,
         unmodified.hpp). Line tables, so that a report names the line of the access (the user's -g,
-        or -G, take precedence: they come later)."""
-        if "clang" in os.path.basename(self.cxx):
-            return ["-fsanitize=array-bounds,alignment", "-fsanitize=kernel-address",
-                    "-mllvm", f"-asan-mapping-offset={SHADOW_OFFSET:#x}",
-                    "-mllvm", "-asan-instrumentation-with-call-threshold=1000000",
-                    "-mllvm", "-asan-stack=0", "-mllvm", "-asan-globals=0", "-gline-tables-only",
-                    "-DCUSIM_RAW_ADDRESS_CHECKS=1"]
-        return ["-fsanitize=bounds,alignment", "-fsanitize=kernel-address", "-fsanitize-recover=kernel-address",
-                f"-fasan-shadow-offset={SHADOW_OFFSET:#x}", "-fno-sanitize-address-use-after-scope",
-                "--param=asan-instrumentation-with-call-threshold=1000000",
-                "--param=asan-stack=0", "--param=asan-globals=0", "-g1", "-DCUSIM_RAW_ADDRESS_CHECKS=1"]
+        or -G, take precedence: they come later). CUSIM_NVCC_UNCHECKED leaves some or all out."""
+        off = unchecked()
+        clang = "clang" in os.path.basename(self.cxx)
+        ubsan = [] if "bounds" in off else ["array-bounds" if clang else "bounds"]
+        ubsan += [] if "alignment" in off else ["alignment"]
+        flags = ["-fsanitize=" + ",".join(ubsan)] if ubsan else []
+        if "address" not in off:
+            if clang:
+                flags += ["-fsanitize=kernel-address", "-mllvm", f"-asan-mapping-offset={SHADOW_OFFSET:#x}",
+                          "-mllvm", "-asan-instrumentation-with-call-threshold=1000000",
+                          "-mllvm", "-asan-stack=0", "-mllvm", "-asan-globals=0"]
+            else:
+                flags += ["-fsanitize=kernel-address", "-fsanitize-recover=kernel-address",
+                          f"-fasan-shadow-offset={SHADOW_OFFSET:#x}", "-fno-sanitize-address-use-after-scope",
+                          "--param=asan-instrumentation-with-call-threshold=1000000",
+                          "--param=asan-stack=0", "--param=asan-globals=0"]
+            flags.append("-DCUSIM_RAW_ADDRESS_CHECKS=1")
+        if flags:
+            flags.append("-gline-tables-only" if clang else "-g1")
+        return flags
 
     def cuda_arch(self):
         return cuda_arch(self.o)
@@ -358,7 +386,7 @@ class Driver:
                 # g++ forms fused multiply-adds at -O1 (CMake's MinSizeRel for CUDA) only with this
                 # (from -O2 on, and at -Os, it does anyway; at -O0 never).
                 cmd.append("-fexpensive-optimizations")
-        if kind == "cu" and os.environ.get("CUSIM_NVCC_UNCHECKED", "") in ("", "0"):
+        if kind == "cu":
             cmd += self.check_flags()
         if kind == "cu":
             cmd.append(host_code_define("clang" in os.path.basename(self.cxx)))
