@@ -253,7 +253,7 @@ int main(int argc, char** argv) {
                    [&] { return dvc.copy_to_host() == vref; }});
   // The same launch spelled as the README spells it: cusim_add_executable's copy of this file
   // spells it launch<vector_add> in an optimised build (docs/api.md, "Launch spellings").
-  cases.push_back({"vector add 2^24 launch(k, ...)", [&] { bench::vector_add(va, vb, vref); },
+  cases.push_back({"vector add 2^24 (by name)", [&] { bench::vector_add(va, vb, vref); },
                    [&] { cusim::launch(vector_add, nv / 256, 256, dvc, dva, dvb); },
                    [&] { return dvc.copy_to_host() == vref; }, "vector add 2^24"});
   // And through a variable, which no build-time copy can resolve: the kernel is called through its
