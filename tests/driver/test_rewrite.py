@@ -37,6 +37,15 @@ def launch(kernel, config, args):
     return f"::cusim::detail::chevron({config})({probe}, {call}" + (f", {args})" if args else ")")
 
 
+def unmarked(out):
+    """The rewrite's output without the host functions' marks, in each form they take
+    (rewrite.py: place_host_mark, mark_host_lambda)."""
+    m = rewrite.HOST_CODE_MACRO
+    for mark in (" () " + m, m + " ", " " + m, m):
+        out = out.replace(mark, "")
+    return out
+
+
 # The tag the rewrite of "t.cu" puts in its namespace-scope names (rewrite.py: _Rewriter.tag).
 TAG = rewrite._Rewriter([], "t.cu").tag
 
@@ -50,7 +59,7 @@ class Rewrite(unittest.TestCase):
         if not registrations:
             out = re.sub(r" \[\[maybe_unused\]\] static const bool cusim_kernel_registered_[^\n]*?\}\);", "", out)
         if not host_marks:
-            out = out.replace(" () " + rewrite.HOST_CODE_MACRO, "").replace(rewrite.HOST_CODE_MACRO + " ", "")
+            out = unmarked(out)
         self.assertEqual(out, expected)
         self.assertEqual(out.count("\n"), src.count("\n") + lines, "the line count changed")
 
@@ -659,7 +668,7 @@ class CudaArch(unittest.TestCase):
     def rewritten(self, src, arch=800):
         out = rewrite.rewrite(src, "t.cu", phases=False, cuda_arch=arch)
         out = re.sub(r" \[\[maybe_unused\]\] static const bool cusim_kernel_registered_[^\n]*?\}\);", "", out)
-        out = out.replace(rewrite.HOST_CODE_MACRO + " ", "")  # the host functions' marks: HostCode
+        out = unmarked(out)  # the host functions' marks: HostCode
         self.assertEqual(out.count("\n"), src.count("\n"), "the line count changed")
         return out
 
@@ -752,7 +761,7 @@ class CudaArch(unittest.TestCase):
             self.assertTrue(header.copied)
             header.copy = "/copies/k.cuh"
             text = graph.text_of(graph.root)
-            self.assertIn('\n#include "/copies/k.cuh"\n' + rewrite.HOST_CODE_MACRO + ' int main()', text)
+            self.assertIn('\n#include "/copies/k.cuh"\nint main()', text)  # after a directive: not marked
 
     def test_the_driver_picks_the_architecture_the_simulated_sm_80_runs(self):
         import driver
@@ -953,29 +962,38 @@ class InlinePtx(unittest.TestCase):
 
 class HostCode(unittest.TestCase):
     """Host functions' definitions marked CUSIM_HOST_CODE, which the driver defines as the
-    attribute that leaves them uninstrumented (rewrite.py: mark_host_function)."""
+    attribute that leaves them uninstrumented (rewrite.py: mark_host_function, place_host_mark,
+    mark_host_lambda), where it moves no column of the definition's line when there is such a place."""
 
     def marked(self, src):
+        """src's rewrite after a kernel's definition on the line before it: what follows that
+        definition (a mark at the end of its line, then src's lines)."""
         out = rewrite.rewrite("__global__ void k() {}\n" + src, "t.cu", phases=False)
         out = re.sub(r" \[\[maybe_unused\]\] static const bool cusim_kernel_registered_[^\n]*?\}\);", "", out)
         self.assertEqual(out.count("\n"), src.count("\n") + 1, "the line count changed")
-        return out.split("\n", 1)[1]
+        self.assertTrue(out.startswith("__global__ void k() {}"))
+        return out[len("__global__ void k() {}"):]
 
     def test_host_functions_main_members_and_templates_are_marked(self):
         M = rewrite.HOST_CODE_MACRO
+        # At the end of the code line before the definition: no column of its own line moves.
         self.assertEqual(self.marked("int main() { return 0; }\nstatic inline float h(float a) { return a; }\n"),
-                         f"{M} int main() {{ return 0; }}\n{M} static inline float h(float a) {{ return a; }}\n")
-        self.assertEqual(self.marked("template <class T, int N = (1 > 0)> T gold(const T* a) { return a[0]; }\n"),
-                         f"template <class T, int N = (1 > 0)> {M} T gold(const T* a) {{ return a[0]; }}\n")
-        self.assertEqual(self.marked("struct S { public: int g() const { return 1; } S() : a(1) {} int a; };\n"
+                         f" {M}\nint main() {{ return 0; }} {M}\nstatic inline float h(float a) {{ return a; }}\n")
+        self.assertEqual(self.marked("template <class T, int N = (1 > 0)>\nT gold(const T* a) { return a[0]; }\n"),
+                         f"\ntemplate <class T, int N = (1 > 0)> {M}\nT gold(const T* a) {{ return a[0]; }}\n")
+        self.assertEqual(self.marked("struct S {\n public:\n  int g() const { return 1; }\n  S() : a(1) {}\n  int a;\n};\n"
                                      "int S::f() { return 2; }\n"),
-                         f"struct S {{ public: {M} int g() const {{ return 1; }} {M} S() : a(1) {{}} int a; }};\n"
-                         f"{M} int S::f() {{ return 2; }}\n")
-        self.assertEqual(self.marked('extern "C" void c() {}\n[[nodiscard]] int n() { return 1; }\n'),
-                         f'extern "C" {M} void c() {{}}\n[[nodiscard]] {M} int n() {{ return 1; }}\n')
-        # Both branches of an #if, as the rewrite sees them.
-        self.assertEqual(self.marked("#if A\nvoid f() {}\n#else\nvoid f() { g(); }\n#endif\n"),
-                         f"#if A\n{M} void f() {{}}\n#else\n{M} void f() {{ g(); }}\n#endif\n")
+                         f"\nstruct S {{\n public: {M}\n  int g() const {{ return 1; }} {M}\n  S() : a(1) {{}}\n  int a;\n}}; {M}\n"
+                         "int S::f() { return 2; }\n")
+        # Both branches of an #if, as the rewrite sees them: on a blank line or before a comment after a
+        # directive; right after one, nowhere (the function stays instrumented).
+        self.assertEqual(self.marked("#if A\n\nvoid f() {}\n#else\n// g\nvoid f() { g(); }\n#endif\n#ifdef B\nvoid h() {}\n#endif\n"),
+                         f"\n#if A\n{M}\nvoid f() {{}}\n#else\n{M} // g\nvoid f() {{ g(); }}\n#endif\n#ifdef B\nvoid h() {{}}\n#endif\n")
+        # With code before it on its own line: in front of it (the rest of the line moves).
+        self.assertEqual(self.marked('extern "C" void c() {}\n[[nodiscard]] int n() { return 1; }\n'
+                                     "template <class T> T t() { return T(); }\n"),
+                         f'\nextern "C" {M} void c() {{}}\n[[nodiscard]] {M} int n() {{ return 1; }}\n'
+                         f"template <class T> {M} T t() {{ return T(); }}\n")
 
     def test_device_code_and_what_device_code_may_call_stay_instrumented(self):
         src = ("__device__ int d() { return 1; }\n__host__ __device__ int hd() { return 2; }\n"
@@ -984,22 +1002,22 @@ class HostCode(unittest.TestCase):
                "struct F { __device__ int operator()(int x) const { return x; } };\n"
                "auto lambda = [](int x) { return x; };\nint decl(int);\n"
                "template <class T> requires true void r() {}\n")
-        self.assertEqual(self.marked(src), src)
+        self.assertEqual(self.marked(src), "\n" + src)
 
     def test_lambdas_in_host_functions_are_marked_where_both_compilers_take_it(self):
         M = rewrite.HOST_CODE_MACRO
         self.assertEqual(self.marked("int main() { auto l = [](int x) { return x; }; return l(1); }\n"),
-                         f"{M} int main() {{ auto l = [](int x) {M} {{ return x; }}; return l(1); }}\n")
+                         f" {M}\nint main() {{ auto l = [](int x) {M} {{ return x; }}; return l(1); }}\n")
         self.assertEqual(self.marked("void f(int* p) { g([&] { p[0] = 1; }, p); return [=]{ }(); }\n"),
-                         f"{M} void f(int* p) {{ g([&] () {M} {{ p[0] = 1; }}, p); return [=] () {M}{{ }}(); }}\n")
+                         f" {M}\nvoid f(int* p) {{ g([&] () {M} {{ p[0] = 1; }}, p); return [=] () {M}{{ }}(); }}\n")
         # Left instrumented: the two compilers take the attribute in different places, or a device lambda.
         body = ("auto a = [=](int x) mutable { return x; }; auto b = [](int x) -> int { return x; };\n"
                 "auto c = [](int x) noexcept { return x; }; auto d = [] __device__ (int x) { return x; };\n"
                 "auto e = []<class T>(T x) { return x; }; if (p) [[likely]] { g(); } int t[2] {};\n")
-        self.assertEqual(self.marked("void f(int* p) {\n" + body + "}\n"), f"{M} void f(int* p) {{\n" + body + "}\n")
+        self.assertEqual(self.marked("void f(int* p) {\n" + body + "}\n"), f" {M}\nvoid f(int* p) {{\n" + body + "}\n")
         # In device code nothing is marked.
         src = "__device__ int d() { auto l = [](int x) { return x; }; return l(1); }\n"
-        self.assertEqual(self.marked(src), src)
+        self.assertEqual(self.marked(src), "\n" + src)
 
 
 class LaunchKernel(unittest.TestCase):

@@ -55,7 +55,7 @@ static double best_ms(F f) {
 }
 
 int main() {
-  const int n = 1 << 16, reps = 200;
+  const int n = 1 << 16, reps = 1000;
   std::vector<float> a(n, 1.0f), b(n, 2.0f);
   double sink = 0;
   std::printf("raw %.2f\n", best_ms([&] { raw_loop(a.data(), b.data(), n, reps); }));

@@ -770,7 +770,35 @@ class _Rewriter(Cursor):
         if k >= i:
             return
         self.host_marked.add(start)
-        self.out[k] = HOST_CODE_MACRO + " " + self.out[k]
+        self.place_host_mark(k)
+
+    def place_host_mark(self, k):
+        """HOST_CODE_MACRO before the declaration going on at token k, where it moves no column of
+        k's line (a compile error's column stays the source's): at the end of the code before it on
+        an earlier line, or on a blank line or before a comment between a directive (or the file's
+        start) and k. With the code before it on k's own line (`extern "C" void f()`, a one-line
+        member), in front of k: the rest of that line moves. Right after a directive, nowhere: the
+        function stays instrumented."""
+        p = self.prev_sig(k)
+        between = range(p + 1, k)
+        newlines = [m for m in between if self.t[m].kind == "nl"]
+        if not newlines:
+            self.out[k] = HOST_CODE_MACRO + " " + self.out[k]
+            return
+        if p >= 0 and self.t[p].kind != "pp":
+            self.out[p] += " " + HOST_CODE_MACRO
+            return
+        line_empty = p < 0
+        for m in between:
+            kind = self.t[m].kind
+            if kind == "comment":
+                self.out[m] = HOST_CODE_MACRO + " " + self.out[m]
+                return
+            if kind == "nl":
+                if line_empty:
+                    self.out[m] = HOST_CODE_MACRO + self.out[m]
+                    return
+                line_empty = True
 
     def mark_host_lambda(self, i):
         """The { at i, in a host function, opens a lambda's body `[...] {` or `[...](params) {`: the
