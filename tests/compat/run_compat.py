@@ -22,9 +22,11 @@ reference's layout: stdout and stderr, then `rc=N`).
 
 Prints a table; with --baseline, exits 1 when a program does worse than the baseline says (pass,
 then waived, differs, run failure, build failure); a program that now does better is reported, so
-that the baseline can be raised with --write-baseline. A program the baseline marks "slow" (a
-workload sized for a GPU that runs for many minutes on a CPU) is listed as skipped and not run,
-unless --all.
+that the baseline can be raised with --write-baseline. A program the baseline expects to be a run
+failure must fail with the reason the baseline gives (hexadecimal addresses aside): a sample whose
+own bug the simulator reports (simpleAttributes) must go on reporting that bug. A program the
+baseline marks "slow" (a workload sized for a GPU that runs for many minutes on a CPU: scan alone)
+is listed as skipped and not run, unless --all.
 """
 import argparse
 import concurrent.futures
@@ -47,7 +49,8 @@ BASELINE_HEADER = """\
 # result lines differ from the GPU's where tests/compat/differences.txt does not explain it), run
 # failure, build failure, or slow (listed, not run, unless --all). tests/compat/run_compat.py
 # compares each run with it; --write-baseline rewrites it from a run (keeping the lines of programs
-# not run). The reason after `#` is the first unexplained difference or the failure's own words.
+# not run). The reason after `#` is the first unexplained difference or the failure's own words; an
+# expected run failure must fail with it.
 """
 
 
@@ -69,6 +72,28 @@ def first_error(text):
 def last_line(text):
     lines = [line for line in text.splitlines() if line.strip()]
     return lines[-1].strip()[:160] if lines else "(no output)"
+
+
+# The simulator's report of a kernel fault: the thread and block, then what happened.
+FAULT_REPORT = re.compile(r"^tid=\[\d+, \d+, \d+\] ctaid=\[\d+, \d+, \d+\]: ")
+
+
+def without_addresses(text):
+    return re.sub(r"0x[0-9a-fA-F]+", "0x?", text).strip()
+
+
+def failure_line(text):
+    """What a failed run says: the simulator's first fault report (its addresses, which differ
+    from run to run, as 0x?), else the last line."""
+    for line in text.splitlines():
+        if FAULT_REPORT.match(line):
+            return without_addresses(line)[:400]
+    return last_line(text)
+
+
+def same_failure(expected, got):
+    """A run failure's reason against the baseline's, hexadecimal addresses aside."""
+    return without_addresses(expected) == without_addresses(got)
 
 
 def run(cmd, cwd=None, env=None, timeout=None):
@@ -119,7 +144,7 @@ def build_and_run(name, src, work, env, timeout, run_env=None, build_type=""):
     if rc == 2:
         return "waived", last_line(out), seconds, out, exe
     what = f"signal {-rc}" if rc < 0 else f"exit {rc}"
-    return "run failure", f"{what}: {last_line(out.rsplit('rc=', 1)[0])}", seconds, out, exe
+    return "run failure", f"{what}: {failure_line(out.rsplit('rc=', 1)[0])}", seconds, out, exe
 
 
 def reread(name, work):
@@ -137,7 +162,7 @@ def reread(name, work):
         return "pass", "", 0.0, out, exe
     if rc == "2":
         return "waived", last_line(out.rsplit("rc=", 1)[0]), 0.0, out, exe
-    return "run failure", f"exit {rc}: {last_line(out.rsplit('rc=', 1)[0])}", 0.0, out, exe
+    return "run failure", f"exit {rc}: {failure_line(out.rsplit('rc=', 1)[0])}", 0.0, out, exe
 
 
 def reference_of(truth, name, gpu):
@@ -209,8 +234,9 @@ def main():
                         help="read the outputs a previous run kept in WORK/NAME/output.txt: no build, no run")
     parser.add_argument("--build-type", default="",
                         help="CMAKE_BUILD_TYPE of each sample's build; none by default, as the README builds")
-    parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--timeout", type=int, default=300, help="seconds per program run")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                        help="programs built and run at once (default: one per core)")
+    parser.add_argument("--timeout", type=int, default=400, help="seconds per program run")
     parser.add_argument("--truth", type=pathlib.Path, default=repo.parent / "shared" / "gpu-truth" / "samples",
                         help="a GPU's outputs, NAME.GPU.txt (none there: the lines are not compared)")
     parser.add_argument("--gpu", default="h100", help="which GPU's outputs, and the CUSIM_DEVICE to simulate")
@@ -305,6 +331,9 @@ def main():
                 continue
             if RANK[got] > RANK[want]:
                 print(f"REGRESSION: {name} was {want} in the baseline, now {got}: {results[name][1]}")
+                status = 1
+            elif got == want == "run failure" and not same_failure(expected[name][1], results[name][1]):
+                print(f"REGRESSION: {name} fails differently: {results[name][1]} (baseline: {expected[name][1]})")
                 status = 1
             elif RANK[got] < RANK[want]:
                 print(f"improved: {name} now {got} (baseline: {want}); raise it with --write-baseline")

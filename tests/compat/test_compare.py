@@ -204,5 +204,33 @@ class Comparison(unittest.TestCase):
             self.assertIsNone(run_compat.reference_of(truth, "vectorAdd", "a100"))
 
 
+class RunFailures(unittest.TestCase):
+    REPORT = ("tid=[0, 0, 0] ctaid=[2287, 0, 0]: invalid global read of 4 bytes at 0x77a092c81000: 4718592 bytes "
+              "before the start of a 13107200-byte allocation of device memory (cudaMalloc) at 0x77a093101000, "
+              "allocated at simpleAttributes.cu:168 (simpleAttributes.cu:85)")
+
+    def test_the_reason_is_the_first_fault_report_without_its_addresses(self):
+        out = f"{self.REPORT}\nCUDA error at simpleAttributes.cu:193 code=700(cudaErrorIllegalAddress)\nStarting...\n"
+        reason = run_compat.failure_line(out)
+        self.assertTrue(reason.startswith("tid=[0, 0, 0] ctaid=[2287, 0, 0]: invalid global read of 4 bytes at 0x?: "))
+        self.assertTrue(reason.endswith("(simpleAttributes.cu:85)"))
+        self.assertNotIn("0x77a0", reason)
+        self.assertEqual(run_compat.failure_line("no report\nthe last line\n"), "the last line")
+
+    def test_an_expected_run_failure_must_fail_the_same_way(self):
+        reason = "exit 1: " + run_compat.failure_line(self.REPORT)
+        self.assertTrue(run_compat.same_failure(reason, "exit 1: " + self.REPORT.replace("0x77a0", "0x7f11")))
+        self.assertFalse(run_compat.same_failure(reason, reason.replace("2287", "2288")))
+        self.assertFalse(run_compat.same_failure(reason, "timed out after 400 s: Starting..."))
+
+    def test_the_baseline_reads(self):
+        expected = run_compat.read_baseline(HERE / "baseline.txt")
+        self.assertTrue(expected)
+        for name, (result, reason) in expected.items():
+            self.assertIn(result, run_compat.RANK.keys() | {"slow"}, name)
+            if result in ("run failure", "slow"):
+                self.assertGreater(len(reason), 20, f"{name}: a reason in words")
+
+
 if __name__ == "__main__":
     unittest.main()
