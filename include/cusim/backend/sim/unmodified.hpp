@@ -215,16 +215,9 @@ cudaError_t launch_named_pointers(void (*kernel)(Params...), Call& call, const l
         // Owned by the launch: a launch on a stream runs after this call returns.
         kernel_closure<Params...> bound{
             q->kernel, std::tuple<std::remove_cvref_t<Params>...>(*static_cast<std::remove_cvref_t<Params>*>(q->args[I])...)};
-#if defined(CUSIM_RAW_ADDRESS_CHECKS)
-        // As chevron_config does: the instrumented kernel is called from the uninstrumented thread
-        // loop, not compiled into it (where a compiler inlines it there, Clang's flatten, its
-        // accesses would go unchecked).
-        return binder_of<Params...>::bind(std::make_shared<kernel_closure<Params...>>(std::move(bound)));
-#else
         using closure = chevron_closure<Call, Params...>;
         std::shared_ptr<closure> c(new closure{std::move(bound), *q->call});
         return binder_of<Params...>::bind(std::shared_ptr<kernel_closure<Params...>>(std::move(c)), &closure::run);
-#endif
       },
       &p);
 }
