@@ -144,8 +144,8 @@ inline void check(std::uintptr_t addr, std::size_t bytes, bool write, void* retu
 }
 
 /// An inline check found the shadow of `addr` not zero. Outside the arena nothing is poisoned:
-/// nothing to say.
-void report(std::uintptr_t addr, std::size_t bytes, bool write, void* return_address) {
+/// nothing to say. Unused in a build of cusim under AddressSanitizer (its runtime checks instead).
+[[maybe_unused]] void report(std::uintptr_t addr, std::size_t bytes, bool write, void* return_address) {
   if (addr - arena.base.load(std::memory_order_relaxed) < arena.bytes.load(std::memory_order_relaxed))
     check_slowly(addr, bytes, write, reinterpret_cast<std::uintptr_t>(return_address));
 }
