@@ -4,9 +4,9 @@
 // Not cusim's: HIP-CPU's headers, nothing checked. Also what HIP-CPU lacks for the samples'
 // kernels: the fast-math intrinsics of BlackScholes (as their plain functions), the storage of
 // `extern __shared__ int __smem[]` (reduction's SharedMemory<T>: HIP-CPU's __shared__ is
-// thread_local and a block runs on one OS thread, so a thread_local array is the block's; built
-// with -fno-extern-tls-init, as g++ otherwise calls an undefined TLS init function for the
-// kernels' block-scope `extern` declaration of it), and
+// thread_local and a block runs on one OS thread, so a thread_local array is the block's; g++
+// builds it with -fno-extern-tls-init, as it otherwise calls the kernels' block-scope `extern`
+// declaration's TLS init function, which does not exist), and
 // CUSIM_WORKERS as TBB's thread count, so that the three builds run with one worker count.
 #pragma once
 
