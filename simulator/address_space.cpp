@@ -135,7 +135,8 @@ void mark_addressable(std::uintptr_t p, std::size_t bytes, bool fresh) {
 }
 
 /// Reserves the arena once: the largest of 8, 4, 2 or 1 TiB the system grants, inaccessible until
-/// allocated, with its shadow (already there when the whole address space has one).
+/// allocated (a wild pointer past the last allocation faults), with its shadow (already there
+/// when the whole address space has one).
 void reserve() {
   if (arena.bytes.load(std::memory_order_relaxed) != 0) return;
   if (CUSIM_SIM_ASAN || CUSIM_SIM_TSAN) return;  // the sanitizers keep their own shadows of the heap
@@ -180,8 +181,9 @@ void* arena_allocate(std::size_t bytes) noexcept {
   const std::uintptr_t base = arena.base.load(std::memory_order_relaxed);
   if (cursor + span + redzone > base + size) return nullptr;  // full: unchecked memory from here on
   const std::uintptr_t p = cursor;
-  // Out of memory mappings (each live allocation is one): unchecked memory for this one.
-  if (mprotect(reinterpret_cast<void*>(p), span, PROT_READ | PROT_WRITE) != 0) return nullptr;
+  // Accessible with its redzone (the shadow guards both), so that the arena's used part stays one
+  // mapping; only what lies past the cursor faults. Out of memory: unchecked memory for this one.
+  if (mprotect(reinterpret_cast<void*>(p), span + redzone, PROT_READ | PROT_WRITE) != 0) return nullptr;
   madvise(reinterpret_cast<void*>(p), span, MADV_DODUMP);
   cursor += span + redzone;
   mark_addressable(p, bytes, true);
@@ -200,9 +202,8 @@ void arena_release(void* p, std::size_t bytes) noexcept {
   const auto addr = reinterpret_cast<std::uintptr_t>(p);
   live().erase(addr);
   poison(addr, addr + align_up(bytes, 8));
-  // Its pages go back and become inaccessible again (and one mapping with their neighbours).
+  // Its pages go back: they read as zeros from now on (the shadow says they are not the program's).
   discard(p, align_up(bytes, page));
-  mprotect(p, align_up(std::max<std::size_t>(bytes, 1), page), PROT_NONE);
 }
 
 void arena_mark(void* p, std::size_t bytes, bool on) noexcept {

@@ -424,6 +424,14 @@ void block_runner::abandon(thread_record& self, const signal_fault& fault) noexc
   __builtin_unreachable();
 }
 
+void note_access_unwinding_later(void* p, std::size_t bytes, memory_space space, const detail::source_location& site,
+                                 bool store) noexcept {
+  try {
+    detail::note_access(p, bytes, space, site, store);
+  } catch (const block_runner::abort_block&) {
+  }
+}
+
 }  // namespace cusim::sim
 
 namespace cusim::detail {

@@ -75,8 +75,9 @@ class block_runner : public debug_worker {
   void note_access(thread_record& self, void* p, std::size_t bytes, memory_space space,
                    const detail::source_location& site, bool store);
 
- private:
   struct abort_block {};  // unwinds parked threads after a fault in their block
+
+ private:
 
   block_context& acquire_context();
   block_context* finish_or_suspend(bool suspended);

@@ -172,4 +172,11 @@ inline thread_record& current_record(const char* what) {
 /// The runner (worker) that runs `t`'s block.
 inline block_runner& runner_of(const thread_record& t) { return *static_cast<block_context*>(t.block)->runner; }
 
+/// detail::note_access for code that cannot be unwound (the inline checks' report calls, which
+/// the compilers declare nothrow): under CUSIM_SCHEDULE=random the access may let another thread
+/// run first and resume in a block another thread's fault ended; the thread then goes on to its
+/// next barrier or its end, where the unwinding starts (the fault is already the block's).
+void note_access_unwinding_later(void* p, std::size_t bytes, memory_space space, const detail::source_location& site,
+                                 bool store) noexcept;
+
 }  // namespace cusim::sim

@@ -110,7 +110,7 @@ detail::source_location site_of(std::uintptr_t pc) {
   if (in_shared(*b, addr)) space = memory_space::shared;
   else if (in_arena(reinterpret_cast<void*>(addr))) space = memory_space::global;
   else return;
-  detail::note_access(reinterpret_cast<void*>(addr), bytes, space, site_of(pc), write);
+  note_access_unwinding_later(reinterpret_cast<void*>(addr), bytes, space, site_of(pc), write);
 }
 
 /// A sized access whose address is not a multiple of `alignment` (its size, 8 for 16 bytes: what

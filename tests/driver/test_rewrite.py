@@ -33,7 +33,7 @@ def launch(kernel, config, args):
     kernel's address, a per-thread call of the kernel, and the arguments."""
     probe = (f"[=](auto cusim_t) -> decltype(::cusim::detail::kernel_pointer<decltype(cusim_t)>({kernel})) "
              f"{{ return ::cusim::detail::kernel_pointer<decltype(cusim_t)>({kernel}); }}")
-    call = f"[=](auto&... cusim_a) {{ {kernel}(cusim_a...); }}"
+    call = f"[=](auto&... cusim_a) CUSIM_KERNEL_CALL {{ {kernel}(cusim_a...); }}"
     return f"::cusim::detail::chevron({config})({probe}, {call}" + (f", {args})" if args else ")")
 
 
@@ -1032,7 +1032,7 @@ class LaunchKernel(unittest.TestCase):
     def named(self, kernel, first, rest, cooperative=False):
         probe = (f"[=](auto cusim_t) -> decltype(::cusim::detail::kernel_pointer<decltype(cusim_t)>({kernel})) "
                  f"{{ return ::cusim::detail::kernel_pointer<decltype(cusim_t)>({kernel}); }}")
-        call = f"[=](auto&... cusim_a) {{ {kernel}(cusim_a...); }}"
+        call = f"[=](auto&... cusim_a) CUSIM_KERNEL_CALL {{ {kernel}(cusim_a...); }}"
         flag = "true" if cooperative else "false"
         return f"::cusim::detail::launch_kernel_named<{flag}>({probe}, {call}, {first}, {rest});"
 

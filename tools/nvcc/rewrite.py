@@ -152,10 +152,11 @@ def probe_and_call(kernel):
     """The two lambdas a launch of the kernel named by the expression `kernel` passes on: a probe
     that yields its address when `kernel` names one function (so the launch knows the kernel and
     converts the arguments to its parameters), and a call `kernel(args...)` per thread for what has
-    no single address (a template deduced from the arguments, default arguments)."""
+    no single address (a template deduced from the arguments, default arguments). The call's
+    copies of the arguments are the simulator's, unchecked (CUSIM_KERNEL_CALL, unmodified.hpp)."""
     probe = (f"[=](auto cusim_t) -> decltype(::cusim::detail::kernel_pointer<decltype(cusim_t)>({kernel})) "
              f"{{ return ::cusim::detail::kernel_pointer<decltype(cusim_t)>({kernel}); }}")
-    return probe, f"[=](auto&... cusim_a) {{ {kernel}(cusim_a...); }}"
+    return probe, f"[=](auto&... cusim_a) CUSIM_KERNEL_CALL {{ {kernel}(cusim_a...); }}"
 
 
 def array_name_registration(variable, name, space, label=None):

@@ -63,7 +63,48 @@ extern __thread sim_thread* current_thread_;
 /// A broken invariant of the simulator itself: throws std::logic_error naming it.
 [[noreturn]] void fail_internal(const char* what);
 
-inline sim_thread& this_thread() {
+// The simulator's own records, read and written by kernel code compiled with the nvcc driver's
+// raw-pointer checks, which instrument every access the compiler sees (its address, alignment
+// and bounds checks): through inline asm, which they do not see, so that a thread's start and its
+// threadIdx, blockIdx and blockDim cost what they cost unchecked. The records are the
+// simulator's, never the program's memory. Elsewhere plain accesses.
+// The functions that touch them are compiled without the front end's checks (UBSan's alignment
+// and bounds: the address checks come after inlining, and the asm keeps the accesses from them);
+// always_inline, which both compilers inline into a function with other sanitizer settings.
+#define CUSIM_RUNTIME_INLINE [[gnu::always_inline]] __attribute__((no_sanitize("alignment", "bounds")))
+#define CUSIM_RUNTIME_LAMBDA __attribute__((always_inline, no_sanitize("alignment", "bounds")))
+#if defined(CUSIM_RAW_ADDRESS_CHECKS) && defined(__x86_64__)
+template <class T>
+[[gnu::always_inline]] inline T runtime_read(const T& field) noexcept {
+  static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8);
+  T v;
+  if constexpr (sizeof(T) == 1) asm("movb %1, %0" : "=q"(v) : "m"(field));
+  else asm("mov %1, %0" : "=r"(v) : "m"(field));
+  return v;
+}
+template <class T>
+[[gnu::always_inline]] inline void runtime_write(T& field, T v) noexcept {
+  static_assert(sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8);
+  asm("mov %1, %0" : "=m"(field) : "r"(v));
+}
+#else
+template <class T>
+[[gnu::always_inline]] inline T runtime_read(const T& field) noexcept {
+  return field;
+}
+template <class T>
+[[gnu::always_inline]] inline void runtime_write(T& field, T v) noexcept {
+  field = v;
+}
+#endif
+CUSIM_RUNTIME_INLINE inline uint3 runtime_read(const uint3& v) noexcept {
+  return {runtime_read(v.x), runtime_read(v.y), runtime_read(v.z)};
+}
+CUSIM_RUNTIME_INLINE inline dim3 runtime_read(const dim3& v) noexcept {
+  return dim3(runtime_read(v.x), runtime_read(v.y), runtime_read(v.z));
+}
+
+CUSIM_RUNTIME_INLINE inline sim_thread& this_thread() {
   sim_thread* t = current_thread_;
   if (t == nullptr) [[unlikely]] fail_outside_kernel("a CUDA built-in (threadIdx, blockIdx, ...)");
   return *t;
@@ -72,7 +113,7 @@ inline sim_thread& this_thread() {
 /// Makes the record `t` thread `idx` of its block (linear index `linear`), with no atomic polls
 /// counted yet: what a thread started inline (start_next_thread) or a thread's turn in a block run
 /// in phases (phases.hpp) writes.
-[[gnu::always_inline]] inline void make_current(sim_thread& t, unsigned linear, uint3 idx) noexcept {
+CUSIM_RUNTIME_INLINE inline void make_current(sim_thread& t, unsigned linear, uint3 idx) noexcept {
   t.linear = static_cast<std::uint16_t>(linear);
   t.polls = 0;
   t.thread_idx = idx;
@@ -86,7 +127,7 @@ inline uint3 index_of(const dim3& shape, std::uint64_t linear) noexcept {
 }
 
 /// Makes `t` the block's next unstarted thread, in CUDA's order (x fastest).
-[[gnu::always_inline]] inline void start_next_thread(sim_thread& t, block_info& b) noexcept {
+CUSIM_RUNTIME_INLINE inline void start_next_thread(sim_thread& t, block_info& b) noexcept {
   const unsigned linear = b.next_unstarted++;
   const std::uint64_t xy = b.cursor_xy;
   uint3 idx{static_cast<unsigned>(xy), static_cast<unsigned>(xy >> 32), b.cursor_z};
@@ -114,7 +155,7 @@ bool finish_thread();
 /// The current thread has returned from the kernel: the next thread of its block, if any, runs
 /// on the same fiber (true). Inline while nothing needs the simulator (no checker, no random
 /// schedule, no fault, threads left): a barrier-free kernel runs a block as a plain loop.
-[[gnu::always_inline]] inline bool next_thread() {
+CUSIM_RUNTIME_INLINE inline bool next_thread() {
   sim_thread& t = *current_thread_;
   block_info& b = *t.block;
   if (b.fast_next && b.next_unstarted < b.nthreads) [[likely]] {
@@ -131,31 +172,33 @@ bool finish_thread();
 /// checks that nothing else moved the cursor (a thread that waited at a barrier let other fibers
 /// start threads), and otherwise leaves the next start to next_thread.
 template <class Call>
-[[gnu::always_inline]] inline void run_threads(Call&& call) {
+CUSIM_RUNTIME_INLINE inline void run_threads(Call&& call) {
   sim_thread& t = *current_thread_;  // this fiber's record, whichever thread it runs
-  block_info& b = *t.block;
-  const unsigned n = b.nthreads, dx = b.block_dim.x;
+  block_info& b = *runtime_read(t.block);
+  const unsigned n = runtime_read(b.nthreads), dx = runtime_read(b.block_dim.x);
   do {
     // The lanes of the threads this loop starts stay 0, standing for this record: no store a
     // thread (a store waits in the store buffer behind the kernel's stores that miss the cache).
-    b.inline_lanes = &t;
-    unsigned linear = t.linear, x = t.thread_idx.x;
+    runtime_write(b.inline_lanes, &t);
+    unsigned linear = runtime_read(t.linear), x = runtime_read(t.thread_idx.x);
     for (;;) {
       call();
-      if (!b.fast_next || ++linear == n || b.next_unstarted != linear) break;
-      b.next_unstarted = linear + 1;  // the exit counts as progress through next_unstarted
-      t.linear = static_cast<std::uint16_t>(linear);
-      t.polls = 0;
+      if (!runtime_read(b.fast_next) || ++linear == n || runtime_read(b.next_unstarted) != linear) break;
+      runtime_write(b.next_unstarted, linear + 1);  // the exit counts as progress through next_unstarted
+      runtime_write(t.linear, static_cast<std::uint16_t>(linear));
+      runtime_write(t.polls, std::uint16_t{0});
       if (++x != dx) [[likely]] {
-        t.thread_idx.x = x;  // y and z stay
+        runtime_write(t.thread_idx.x, x);  // y and z stay
       } else {
         x = 0;
-        uint3 idx{0, t.thread_idx.y + 1, t.thread_idx.z};
-        if (idx.y == b.block_dim.y) {
-          idx.y = 0;
-          ++idx.z;
+        unsigned y = runtime_read(t.thread_idx.y) + 1, z = runtime_read(t.thread_idx.z);
+        if (y == runtime_read(b.block_dim.y)) {
+          y = 0;
+          ++z;
         }
-        t.thread_idx = idx;
+        runtime_write(t.thread_idx.x, 0u);
+        runtime_write(t.thread_idx.y, y);
+        runtime_write(t.thread_idx.z, z);
       }
     }
   } while (next_thread());
@@ -288,13 +331,31 @@ void device_free(void* p) noexcept;
 #define cudaStreamTailLaunch ((cudaStream_t)0x3)
 #define cudaStreamFireAndForget ((cudaStream_t)0x4)
 
-#define threadIdx (::cusim::detail::this_thread().thread_idx)
-#define blockIdx (::cusim::detail::this_thread().block->block_idx)
+#if defined(CUSIM_RAW_ADDRESS_CHECKS) && defined(__x86_64__)
+// Values (a built-in variable's address cannot be taken in CUDA), read past the instrumentation.
+namespace cusim::detail {
+CUSIM_RUNTIME_INLINE inline uint3 thread_index() noexcept { return runtime_read(this_thread().thread_idx); }
+CUSIM_RUNTIME_INLINE inline uint3 block_index() noexcept { return runtime_read(runtime_read(this_thread().block)->block_idx); }
+}  // namespace cusim::detail
+#  define threadIdx (::cusim::detail::thread_index())
+#  define blockIdx (::cusim::detail::block_index())
+CUSIM_RUNTIME_INLINE inline dim3 cusim_block_dim_() {
+  using namespace ::cusim::detail;
+  return runtime_read(runtime_read(this_thread().block)->block_dim);
+}
+CUSIM_RUNTIME_INLINE inline dim3 cusim_grid_dim_() {
+  using namespace ::cusim::detail;
+  return runtime_read(runtime_read(this_thread().block)->grid_dim);
+}
+#else
+#  define threadIdx (::cusim::detail::this_thread().thread_idx)
+#  define blockIdx (::cusim::detail::this_thread().block->block_idx)
 // blockDim and gridDim are also member names of CUDA structs (cudaKernelNodeParams,
 // cudaLaunchConfig_t): each expands to a call, so that `params.gridDim` names the struct's member
 // function of that name (runtime_types.hpp), which returns the data member.
 inline const dim3& cusim_block_dim_() { return ::cusim::detail::this_thread().block->block_dim; }
 inline const dim3& cusim_grid_dim_() { return ::cusim::detail::this_thread().block->grid_dim; }
+#endif
 #define blockDim cusim_block_dim_()
 #define gridDim cusim_grid_dim_()
 inline constexpr int warpSize = 32;

@@ -31,6 +31,10 @@ extern "C" {
 }
 #endif
 
+// What the driver's per-thread call of a kernel is compiled with (rewrite.py, probe_and_call): its
+// copies of the arguments from the launch's closure are the simulator's memory, not the program's.
+#define CUSIM_KERNEL_CALL CUSIM_RUNTIME_LAMBDA
+
 namespace cusim::detail {
 
 /// Launches like `kernel<<<grid, block, shared_bytes, stream>>>` does on a GPU: `launch(config,
@@ -67,8 +71,14 @@ struct chevron_closure : kernel_closure<Params...> {
 
   CUSIM_THREAD_LOOP static void run(void* p) {
     auto* c = static_cast<chevron_closure*>(static_cast<kernel_closure<Params...>*>(p));
-    do std::apply(c->call, c->params);
-    while (next_thread());
+    // Copies the loop owns, as run_inline's: nothing the threads store can be the arguments, so
+    // they stay in registers rather than being read anew (and checked) for every thread; the
+    // loop and the calls are compiled without the front end's checks (CUSIM_RUNTIME_INLINE).
+    std::apply([c](auto... args) CUSIM_RUNTIME_LAMBDA { run_values(c->call, args...); }, c->params);
+  }
+  template <class... Args>
+  CUSIM_RUNTIME_INLINE static void run_values(Call call, Args... args) {
+    run_threads([&]() CUSIM_RUNTIME_LAMBDA { call(args...); });
   }
 };
 
