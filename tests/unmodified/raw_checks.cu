@@ -47,37 +47,37 @@ std::string addresses_hidden(std::string text) {
 int main() {
   cudaError_t code = cudaSuccess;
   float* out = nullptr;
+  std::string report;
 
   // A page-sized allocation: one past the end is the first byte of its redzone's page.
-  // (The allocations are made in the launch lambdas: their reports name the CHECK_EQ line.)
-  CHECK_EQ(addresses_hidden(fault_of(
+  report = addresses_hidden(fault_of(
                [&] {
                  float* a = nullptr;
                  cudaMalloc(&a, 4096);
                  cudaMalloc(&out, 64);
                  read_at<<<1, 1>>>(a, 1024, out);
                },
-               code)),
-           std::string("tid=[0, 0, 0] ctaid=[0, 0, 0]: invalid global read of 4 bytes at 0x?: 0 bytes past the end of "
-                       "a 4096-byte allocation of device memory (cudaMalloc) at 0x?, allocated at raw_checks.cu:53 "
+               code));
+  CHECK_EQ(report, std::string("tid=[0, 0, 0] ctaid=[0, 0, 0]: invalid global read of 4 bytes at 0x?: 0 bytes past the end of "
+                       "a 4096-byte allocation of device memory (cudaMalloc) at 0x?, allocated at raw_checks.cu:56 "
                        "(raw_checks.cu:14)\n"));
   CHECK_EQ(code, cudaErrorIllegalAddress);
 
   // Far into the redzone of a large allocation (1 MiB past the end of 8 MiB: the redzone is as large).
-  CHECK_EQ(addresses_hidden(fault_of(
+  report = addresses_hidden(fault_of(
                [&] {
                  float* a = nullptr;
                  cudaMalloc(&a, std::size_t{8} << 20);
                  write_at<<<1, 1>>>(a, (std::size_t{9} << 20) / 4);
                },
-               code)),
-           std::string("tid=[0, 0, 0] ctaid=[0, 0, 0]: invalid global write of 4 bytes at 0x?: 1048576 bytes past the "
+               code));
+  CHECK_EQ(report, std::string("tid=[0, 0, 0] ctaid=[0, 0, 0]: invalid global write of 4 bytes at 0x?: 1048576 bytes past the "
                        "end of a 8388608-byte allocation of device memory (cudaMalloc) at 0x?, allocated at "
-                       "raw_checks.cu:67 (raw_checks.cu:15)\n"));
+                       "raw_checks.cu:70 (raw_checks.cu:15)\n"));
   CHECK_EQ(code, cudaErrorIllegalAddress);
 
   // A freed allocation of 64 MiB (its shadow mapped from the poison file), read in its middle.
-  CHECK_EQ(addresses_hidden(fault_of(
+  report = addresses_hidden(fault_of(
                [&] {
                  float* a = nullptr;
                  cudaMalloc(&a, std::size_t{64} << 20);
@@ -85,35 +85,35 @@ int main() {
                  cudaMalloc(&out, 64);
                  read_at<<<1, 1>>>(a, (std::size_t{32} << 20) / 4, out);
                },
-               code)),
-           std::string("tid=[0, 0, 0] ctaid=[0, 0, 0]: invalid global read of 4 bytes at 0x?: 33554432 bytes into a "
-                       "67108864-byte allocation of device memory (cudaMalloc) at 0x?, freed at raw_checks.cu:80 "
-                       "(allocated at raw_checks.cu:80) (raw_checks.cu:14)\n"));
+               code));
+  CHECK_EQ(report, std::string("tid=[0, 0, 0] ctaid=[0, 0, 0]: invalid global read of 4 bytes at 0x?: 33554432 bytes into a "
+                       "67108864-byte allocation of device memory (cudaMalloc) at 0x?, freed at raw_checks.cu:84 "
+                       "(allocated at raw_checks.cu:83) (raw_checks.cu:14)\n"));
   CHECK_EQ(code, cudaErrorIllegalAddress);
 
   // A float4 load 8 bytes past a 16-byte boundary: the GPU's 16-byte load faults.
-  CHECK_EQ(addresses_hidden(fault_of(
+  report = addresses_hidden(fault_of(
                [&] {
                  char* bytes = nullptr;
                  cudaMalloc(&bytes, 64);
                  cudaMalloc(&out, 64);
                  float4_at<<<1, 1>>>(bytes, 8, out);
                },
-               code)),
-           std::string("tid=[0, 0, 0] ctaid=[0, 0, 0]: misaligned global read of 16 bytes at 0x?: not a multiple of "
+               code));
+  CHECK_EQ(report, std::string("tid=[0, 0, 0] ctaid=[0, 0, 0]: misaligned global read of 16 bytes at 0x?: not a multiple of "
                        "16 (misaligned address) (raw_checks.cu:17)\n"));
   CHECK_EQ(code, cudaErrorMisalignedAddress);
 
   // A struct's member through a pointer 2 bytes off its alignment.
-  CHECK_EQ(addresses_hidden(fault_of(
+  report = addresses_hidden(fault_of(
                [&] {
                  char* bytes = nullptr;
                  cudaMalloc(&bytes, 64);
                  cudaMalloc(&out, 64);
                  member_at<<<1, 1>>>(bytes, 2, out);
                },
-               code)),
-           std::string("tid=[0, 0, 0] ctaid=[0, 0, 0]: misaligned global read of 4 bytes at 0x?: not a multiple of "
+               code));
+  CHECK_EQ(report, std::string("tid=[0, 0, 0] ctaid=[0, 0, 0]: misaligned global read of 4 bytes at 0x?: not a multiple of "
                        "4 (misaligned address) (raw_checks.cu:20)\n"));
   CHECK_EQ(code, cudaErrorMisalignedAddress);
 
