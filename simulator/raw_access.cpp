@@ -26,6 +26,7 @@
 #include <cusim/backend/sim/libcudacxx_sync.hpp>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <mutex>
@@ -198,18 +199,14 @@ std::uintptr_t address(const void* p) { return reinterpret_cast<std::uintptr_t>(
     extern "C" void __asan_store##size(void* a) {                                                    \
       cusim::sim::check(address(a), size, true, __builtin_return_address(0), size < 8 ? size : 8);   \
     }
-// The inline checks' slow path: the shadow of the access was not zero.
+// The inline checks' slow path: the shadow of the access was not zero. Only the recoverable forms
+// (the driver's -fsanitize-recover=kernel-address, Clang's default for it): the others are
+// noreturn to the compilers.
 #  define CUSIM_RAW_REPORT(size)                                                                 \
     extern "C" void __asan_report_load##size##_noabort(void* a) {                                \
       cusim::sim::report(address(a), size, false, __builtin_return_address(0));                  \
     }                                                                                            \
     extern "C" void __asan_report_store##size##_noabort(void* a) {                               \
-      cusim::sim::report(address(a), size, true, __builtin_return_address(0));                   \
-    }                                                                                            \
-    extern "C" void __asan_report_load##size(void* a) {                                          \
-      cusim::sim::report(address(a), size, false, __builtin_return_address(0));                  \
-    }                                                                                            \
-    extern "C" void __asan_report_store##size(void* a) {                                         \
       cusim::sim::report(address(a), size, true, __builtin_return_address(0));                   \
     }
 CUSIM_RAW_REPORT(1)
@@ -222,12 +219,6 @@ extern "C" void __asan_report_load_n_noabort(void* a, long n) {
   cusim::sim::report(address(a), static_cast<std::size_t>(n), false, __builtin_return_address(0));
 }
 extern "C" void __asan_report_store_n_noabort(void* a, long n) {
-  cusim::sim::report(address(a), static_cast<std::size_t>(n), true, __builtin_return_address(0));
-}
-extern "C" void __asan_report_load_n(void* a, long n) {
-  cusim::sim::report(address(a), static_cast<std::size_t>(n), false, __builtin_return_address(0));
-}
-extern "C" void __asan_report_store_n(void* a, long n) {
   cusim::sim::report(address(a), static_cast<std::size_t>(n), true, __builtin_return_address(0));
 }
 CUSIM_RAW_ACCESS(1)
@@ -281,6 +272,7 @@ extern "C" void __ubsan_handle_type_mismatch_v1(void* data, void* pointer) {
 }
 extern "C" void __ubsan_handle_type_mismatch_v1_abort(void* data, void* pointer) {
   type_mismatch(static_cast<const ubsan_type_mismatch*>(data), address(pointer), __builtin_return_address(0));
+  std::abort();  // -fno-sanitize-recover: GCC declares this handler noreturn whenever a sanitizer is on
 }
 // Before a call that does not return (a throw, abort): nothing to unpoison, there are no stack redzones.
 extern "C" void __asan_handle_no_return() {}
