@@ -128,10 +128,10 @@ void poison(std::uintptr_t lo, std::uintptr_t hi) {
 void mark_addressable(std::uintptr_t p, std::size_t bytes, bool fresh) {
   std::uint8_t* s = shadow_of(p);
   const std::size_t full = bytes / 8;
-  if (arena.observed.load(std::memory_order_relaxed)) std::memset(s, shadow_observed | 8, full);
+  const std::uint8_t observed = arena.observed.load(std::memory_order_relaxed) ? shadow_observed : 0;
+  if (observed != 0) std::memset(s, observed | 8, full);
   else if (!fresh) std::memset(s, 0, full);
-  if (bytes % 8 != 0)
-    s[full] = static_cast<std::uint8_t>((arena.observed.load(std::memory_order_relaxed) ? shadow_observed : 0) | (bytes % 8));
+  if (bytes % 8 != 0) s[full] = static_cast<std::uint8_t>(observed | (bytes % 8));
 }
 
 /// Reserves the arena once: the largest of 8, 4, 2 or 1 TiB the system grants, inaccessible until
@@ -209,7 +209,7 @@ void arena_release(void* p, std::size_t bytes) noexcept {
 void arena_mark(void* p, std::size_t bytes, bool on) noexcept {
   const auto addr = reinterpret_cast<std::uintptr_t>(p);
   if (on) mark_addressable(addr, bytes, false);
-  else std::memset(shadow_of(addr), shadow_poison, align_up(bytes, 8) / 8);
+  else poison(addr, addr + align_up(bytes, 8));
 }
 
 bool arena_addressable(std::uintptr_t addr, std::size_t bytes) noexcept {

@@ -73,11 +73,8 @@ signal_fault access_fault(std::uintptr_t addr, std::size_t bytes, bool write, st
   return fault;
 }
 
+/// An access the shadow says is not addressable (both callers asked it first).
 [[gnu::noinline, gnu::cold]] void bad_access(std::uintptr_t addr, std::size_t bytes, bool write, std::uintptr_t pc) {
-  if (arena_addressable(addr, bytes)) {  // it straddled two granules, each of them addressable
-    if (detail::accesses_observed()) note(addr, bytes, write, pc);
-    return;
-  }
   signal_fault fault = access_fault(addr, bytes, write, pc);
   block_context* b = current_block();
   if (b == nullptr || !in_shared(*b, addr)) fault.access.owner = owner_near(addr);
@@ -114,21 +111,21 @@ detail::source_location site_of(std::uintptr_t pc) {
   note_access_unwinding_later(reinterpret_cast<void*>(addr), bytes, space, site_of(pc), write);
 }
 
-/// A sized access whose address is not a multiple of `alignment` (its size, 8 for 16 bytes: what
-/// the compiler's choice of a sized call promises) in a kernel thread: a GPU faults on it. Host
-/// code, which x86 lets do so, goes on to the usual check.
+/// The slow path of every check: the shadow of [addr, addr + bytes) is not plainly addressable.
+[[gnu::noinline]] void check_slowly(std::uintptr_t addr, std::size_t bytes, bool write, std::uintptr_t pc) {
+  if (!arena_addressable(addr, bytes)) return bad_access(addr, bytes, write, pc);
+  if (detail::accesses_observed()) note(addr, bytes, write, pc);
+}
+
+/// An access whose address is not a multiple of `alignment` (what its type, or for the sized calls
+/// its size, needs: 8 for 16 bytes) in a kernel thread: a GPU faults on it. Host code, which x86
+/// lets do so, goes on to the usual check.
 [[gnu::noinline, gnu::cold]] void misaligned(std::uintptr_t addr, std::size_t bytes, bool write, std::size_t alignment,
                                               std::uintptr_t pc) {
   signal_fault fault = access_fault(addr, bytes, write, pc);
   fault.access.misaligned = static_cast<std::uint32_t>(alignment);
   fault_in_kernel(fault);
-  if (in_arena(reinterpret_cast<void*>(addr)) && !arena_addressable(addr, bytes)) return bad_access(addr, bytes, write, pc);
-  if (detail::accesses_observed()) note(addr, bytes, write, pc);
-}
-
-/// The slow path of every check: the shadow of [addr, addr + bytes) is not plainly addressable.
-[[gnu::noinline]] void check_slowly(std::uintptr_t addr, std::size_t bytes, bool write, std::uintptr_t pc) {
-  if (!arena_addressable(addr, bytes)) return bad_access(addr, bytes, write, pc);
+  if (in_arena(reinterpret_cast<void*>(addr))) return check_slowly(addr, bytes, write, pc);
   if (detail::accesses_observed()) note(addr, bytes, write, pc);
 }
 

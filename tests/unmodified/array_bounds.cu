@@ -26,17 +26,6 @@ __global__ void constant_and_global(float* out, int shift) {
   out[threadIdx.x] = weights[threadIdx.x + shift] + static_cast<float>(table[1][threadIdx.x]);  // line 26
 }
 
-/// The report of the first kernel fault the device synchronisation returns, and its code.
-template <class Launch>
-std::string fault_of(Launch launch, cudaError_t& code) {
-  stderr_capture capture;
-  launch();
-  code = cudaDeviceSynchronize();
-  std::string text = capture.text();
-  cudaDeviceReset();
-  return text;
-}
-
 int main() {
   int* ints = nullptr;
   float* floats = nullptr;
@@ -70,10 +59,10 @@ int main() {
     stderr_capture capture;
     int local[3] = {1, 2, 3};
     volatile int i = 3;
-    ints[0] = local[i];  // line 73
+    ints[0] = local[i];  // line 62
     host = capture.text();
   }
-  CHECK(host.find("array_bounds.cu:73:") != std::string::npos);
+  CHECK(host.find("array_bounds.cu:62:") != std::string::npos);
   CHECK(host.find("runtime error: index 3 out of bounds for type 'int") != std::string::npos);  // clang: 'int[3]'
 
   return finish();

@@ -29,6 +29,18 @@ inline int failures = 0;
     }                                                                                      \
   } while (0)
 
+/// The report of the first kernel fault the device synchronisation returns (stderr, captured),
+/// its code in `code`; then the device is reset.
+template <class Launch>
+std::string fault_of(Launch launch, cudaError_t& code) {
+  stderr_capture capture;
+  launch();
+  code = cudaDeviceSynchronize();
+  std::string text = capture.text();
+  cudaDeviceReset();
+  return text;
+}
+
 inline int finish() {
   std::printf(failures == 0 ? "all checks passed\n" : "%d checks failed\n", failures);
   return failures == 0 ? 0 : 1;

@@ -23,17 +23,6 @@ __global__ void copy_all(const float* in, float* out, int n) {
   for (int i = threadIdx.x; i < n; i += blockDim.x) out[i] = in[i];
 }
 
-/// The report of the kernel fault the device synchronisation returns, and its code.
-template <class Launch>
-std::string fault_of(Launch launch, cudaError_t& code) {
-  stderr_capture capture;
-  launch();
-  code = cudaDeviceSynchronize();
-  std::string text = capture.text();
-  cudaDeviceReset();
-  return text;
-}
-
 /// `text` with every hexadecimal address replaced by 0x?.
 std::string addresses_hidden(std::string text) {
   for (std::size_t at = text.find("0x"); at != std::string::npos; at = text.find("0x", at + 3)) {
@@ -59,7 +48,7 @@ int main() {
                },
                code));
   CHECK_EQ(report, std::string("tid=[0, 0, 0] ctaid=[0, 0, 0]: invalid global read of 4 bytes at 0x?: 0 bytes past the end of "
-                       "a 4096-byte allocation of device memory (cudaMalloc) at 0x?, allocated at raw_checks.cu:56 "
+                       "a 4096-byte allocation of device memory (cudaMalloc) at 0x?, allocated at raw_checks.cu:45 "
                        "(raw_checks.cu:14)\n"));
   CHECK_EQ(code, cudaErrorIllegalAddress);
 
@@ -73,7 +62,7 @@ int main() {
                code));
   CHECK_EQ(report, std::string("tid=[0, 0, 0] ctaid=[0, 0, 0]: invalid global write of 4 bytes at 0x?: 1048576 bytes past the "
                        "end of a 8388608-byte allocation of device memory (cudaMalloc) at 0x?, allocated at "
-                       "raw_checks.cu:70 (raw_checks.cu:15)\n"));
+                       "raw_checks.cu:59 (raw_checks.cu:15)\n"));
   CHECK_EQ(code, cudaErrorIllegalAddress);
 
   // A freed allocation of 64 MiB (its shadow mapped from the poison file), read in its middle.
@@ -87,8 +76,8 @@ int main() {
                },
                code));
   CHECK_EQ(report, std::string("tid=[0, 0, 0] ctaid=[0, 0, 0]: invalid global read of 4 bytes at 0x?: 33554432 bytes into a "
-                       "67108864-byte allocation of device memory (cudaMalloc) at 0x?, freed at raw_checks.cu:84 "
-                       "(allocated at raw_checks.cu:83) (raw_checks.cu:14)\n"));
+                       "67108864-byte allocation of device memory (cudaMalloc) at 0x?, freed at raw_checks.cu:73 "
+                       "(allocated at raw_checks.cu:72) (raw_checks.cu:14)\n"));
   CHECK_EQ(code, cudaErrorIllegalAddress);
 
   // A float4 load 8 bytes past a 16-byte boundary: the GPU's 16-byte load faults.
