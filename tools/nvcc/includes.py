@@ -110,7 +110,10 @@ class IncludeGraph:
                     except OSError:
                         continue  # unreadable: left to the compiler, which says why
                 node.includes.append((node.text.count("\n", 0, m.start()), k))
-        # Copied: needs the rewrite, or includes a copied header (until nothing changes: cycles).
+        self.propagate_copied()
+
+    def propagate_copied(self):
+        """Copied: needs the rewrite, or includes a copied header (until nothing changes: cycles)."""
         changed = True
         while changed:
             changed = False

@@ -64,12 +64,7 @@ def respell_launches(graph):
         if respelled != node.rewritten:
             node.rewritten = respelled
             node.copied = True
-    changed = True
-    while changed:
-        changed = False
-        for node in graph.nodes.values():
-            if not node.copied and any(graph.nodes[k].copied for _, k in node.includes):
-                node.copied = changed = True
+    graph.propagate_copied()
 
 
 def write_copy(source, copy, config, options=(), include_dirs=(), not_user=()):
