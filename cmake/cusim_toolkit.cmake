@@ -30,6 +30,14 @@ if(CMAKE_SCRIPT_MODE_FILE)
        ${SOURCE_DIR}/tools/nvcc/phase_copy.py ${SOURCE_DIR}/tools/nvcc/includes.py ${SOURCE_DIR}/tools/nvcc/ptx.py
        ${SOURCE_DIR}/tools/nvcc/launch_spelling.py
        DESTINATION ${TOOLKIT_DIR}/share/cusim-nvcc)
+  # Their bytecode, which the driver reads and never writes (tools/nvcc/nvcc): compiled once here
+  # rather than on each of its calls. Checked against each source's hash, not its time stamp, so
+  # that it stays valid where the files are copied (the install) and is ignored if one changes.
+  find_program(_python NAMES python3)
+  if(_python)
+    execute_process(COMMAND ${_python} -m compileall -q --invalidation-mode checked-hash
+                            ${TOOLKIT_DIR}/share/cusim-nvcc)
+  endif()
   # The headers are links into the source tree, so that diagnostics name the files one edits.
   file(GLOB headers RELATIVE ${SOURCE_DIR}/include/cuda ${SOURCE_DIR}/include/cuda/*)
   foreach(h IN LISTS headers)
@@ -112,6 +120,7 @@ install(PROGRAMS tools/nvcc/nvcc DESTINATION ${_inst}/bin)
 install(FILES tools/nvcc/driver.py tools/nvcc/options.py tools/nvcc/tokens.py tools/nvcc/includes.py tools/nvcc/rewrite.py
               tools/nvcc/phases.py tools/nvcc/phase_copy.py tools/nvcc/ptx.py tools/nvcc/launch_spelling.py
         DESTINATION ${_inst}/share/cusim-nvcc)
+install(DIRECTORY ${_tk}/share/cusim-nvcc/__pycache__ DESTINATION ${_inst}/share/cusim-nvcc OPTIONAL)
 install(DIRECTORY include/cusim DESTINATION ${_inst}/include)
 if(EXISTS ${PROJECT_SOURCE_DIR}/include/cuda)
   install(DIRECTORY include/cuda/ DESTINATION ${_inst}/include)
