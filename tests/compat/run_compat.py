@@ -7,7 +7,7 @@ cusim's toolkit (CUDACXX=<toolkit>/bin/nvcc), run, and classified.
                                [--baseline tests/compat/baseline.txt] [--only NAME,...]
                                [--jobs N] [--timeout S] [--write-baseline] [--all]
                                [--truth DIR] [--gpu h100] [--differences FILE]
-                               [--build-type Release|Debug|...]
+                               [--build-type Release|Debug|...] [--seconds FILE] [--write-seconds]
 
 Each sample is configured as the README tells users to, with no build type (--build-type sets
 one). Each program checks its own results: exit 0 is a pass, exit 2 is waived (the samples' EXIT_WAIVED:
@@ -27,6 +27,10 @@ failure must fail with the reason the baseline gives (hexadecimal addresses asid
 own bug the simulator reports (simpleAttributes) must go on reporting that bug. A program the
 baseline marks "slow" (a workload sized for a GPU that runs for many minutes on a CPU: scan alone)
 is listed as skipped and not run, unless --all.
+
+The programs start longest first (each one's seconds in the last recorded run: tests/compat/seconds.txt,
+which --write-seconds rewrites; one not listed there first of all), so that with --jobs N the run
+does not end waiting on a long program started last.
 """
 import argparse
 import concurrent.futures
@@ -207,6 +211,31 @@ def read_pinned_times(path):
     return pinned
 
 
+def read_seconds(path):
+    """NAME -> seconds of its build and run, from a file of `NAME SECONDS` lines (# comments)."""
+    seconds = {}
+    if path and path.is_file():
+        for line in path.read_text().splitlines():
+            fields = line.split("#", 1)[0].split()
+            if len(fields) == 2:
+                seconds[fields[0]] = float(fields[1])
+    return seconds
+
+
+def longest_first(samples, seconds):
+    """The (name, directory) pairs in the order to start them: the longest known first, and any
+    program with no recorded time before them all (it may be the longest); by name among equals."""
+    return sorted(samples, key=lambda s: (-seconds.get(s[0], float("inf")), s[0]))
+
+
+def write_seconds(path, seconds):
+    with open(path, "w") as f:
+        f.write("# Each compat program's seconds (configure, build and run) in the last recorded run, for\n"
+                "# tests/compat/run_compat.py's order (longest first); rewritten by its --write-seconds.\n")
+        for name in sorted(seconds):
+            f.write(f"{name} {seconds[name]:.0f}\n")
+
+
 def read_baseline(path):
     """name -> (expected result, the reason after '#')."""
     expected = {}
@@ -242,6 +271,10 @@ def main():
     parser.add_argument("--gpu", default="h100", help="which GPU's outputs, and the CUSIM_DEVICE to simulate")
     parser.add_argument("--differences", type=pathlib.Path, default=here / "differences.txt",
                         help="the explained differences from the GPU's lines, NAME: REGEX  # reason")
+    parser.add_argument("--seconds", type=pathlib.Path, default=here / "seconds.txt",
+                        help="each program's seconds in a previous run (NAME SECONDS), to start the longest first")
+    parser.add_argument("--write-seconds", action="store_true",
+                        help="rewrite --seconds with this run's times (keeping the programs not run)")
     args = parser.parse_args()
 
     nvcc = (args.toolkit / "bin" / "nvcc").resolve()
@@ -295,6 +328,8 @@ def main():
                 results[name] = ("skipped", "slow: " + expected[name][1], 0.0, "-")
         samples = [s for s in samples if s[0] not in results]
     sources = dict(samples)
+    recorded = read_seconds(args.seconds)
+    samples = longest_first(samples, recorded)
     started = time.monotonic()
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         futures = {(pool.submit(reread, name, work) if args.reuse else
@@ -337,6 +372,8 @@ def main():
                 status = 1
             elif RANK[got] < RANK[want]:
                 print(f"improved: {name} now {got} (baseline: {want}); raise it with --write-baseline")
+    if args.write_seconds and not args.reuse:
+        write_seconds(args.seconds, dict(recorded, **{n: v[2] for n, v in results.items() if v[0] != "skipped"}))
     if args.write_baseline and args.baseline:
         # The programs not run this time (--only) keep their lines.
         merged = dict(expected)

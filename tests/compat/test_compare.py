@@ -232,5 +232,24 @@ class RunFailures(unittest.TestCase):
                 self.assertGreater(len(reason), 20, f"{name}: a reason in words")
 
 
+class Order(unittest.TestCase):
+    def test_the_longest_start_first_and_an_unknown_program_before_them(self):
+        samples = [(n, pathlib.Path(n)) for n in ("a", "b", "c", "new", "d")]
+        seconds = {"a": 5, "b": 80, "c": 20, "d": 20}
+        order = [n for n, _ in run_compat.longest_first(samples, seconds)]
+        self.assertEqual(order, ["new", "b", "c", "d", "a"])
+
+    def test_the_seconds_file_reads_back_what_was_written(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = pathlib.Path(d) / "seconds.txt"
+            run_compat.write_seconds(path, {"vectorAdd": 5.4, "matrixMul": 57.2})
+            self.assertEqual(run_compat.read_seconds(path), {"vectorAdd": 5.0, "matrixMul": 57.0})
+
+    def test_the_suites_own_seconds_file_names_only_programs_of_the_baseline(self):
+        seconds = run_compat.read_seconds(HERE / "seconds.txt")
+        self.assertTrue(seconds)
+        self.assertLessEqual(set(seconds), set(run_compat.read_baseline(HERE / "baseline.txt")))
+
+
 if __name__ == "__main__":
     unittest.main()
