@@ -4,10 +4,15 @@
 console message and no uncaught error, draw a section for every kernel of its inlined report, and
 draw its pictures; a full-page screenshot (PNG) is kept.
 
-    browser_check.py PAGE.html SCREENSHOT.png [--kernel NAME] [--expect-failure]
+    browser_check.py PAGE.html SCREENSHOT.png [--render TOOL REPORT.json] [--run PROGRAM]
+                     [--kernel NAME]... [--expect-failure]
 
---kernel NAME   also screenshot the page showing only kernel NAME (report.html#kernel=NAME)
---expect-failure  the checker's own test: exit 0 only when the page FAILS the check
+--render TOOL REPORT.json  first make PAGE.html from REPORT.json with TOOL (render_report_page)
+--run PROGRAM     first run PROGRAM with CUSIM_REPORT=<PAGE.html's folder> (it must exit 0 and
+                  write PAGE.html there, so PAGE.html must be named report.html)
+--kernel NAME     also screenshot the page showing only kernel NAME (report.html#kernel=NAME)
+--expect-failure WORDS  the checker's own test: exit 0 only when the page FAILS the check with a
+                  reason that contains WORDS
 Exit 0: passed. Exit 1: failed (the reasons are printed). Exit 77: chromium is not installed (skip).
 """
 import html.parser
@@ -69,12 +74,35 @@ def run_browser(browser, profile, *args):
     return subprocess.run(command, capture_output=True, text=True, timeout=120)
 
 
-def check(page, screenshot, kernel):
+def make_page(page, render, run):
+    """Writes PAGE.html as the test asks: from a JSON file, or by a program's real run."""
+    if not render and not run:
+        return []
+    os.makedirs(os.path.dirname(os.path.abspath(page)), exist_ok=True)
+    if os.path.exists(page):
+        os.remove(page)
+    if render:
+        done = subprocess.run([render[0], render[1], page], capture_output=True, text=True, timeout=60)
+        print(done.stdout + done.stderr, end="")
+        return [] if done.returncode == 0 else [f"{render[0]} exited with {done.returncode}"]
+    if run:
+        if os.path.basename(page) != "report.html":
+            return ["--run needs PAGE to be DIR/report.html"]
+        environment = dict(os.environ, CUSIM_REPORT=os.path.dirname(os.path.abspath(page)))
+        done = subprocess.run([run], capture_output=True, text=True, timeout=600, env=environment)
+        print(done.stdout + done.stderr, end="")
+        return [] if done.returncode == 0 else [f"{run} exited with {done.returncode}"]
+    return []
+
+
+def check(page, screenshot, kernels):
     problems = []
     browser = chromium()
     if browser is None:
         print("browser_check: SKIP: chromium is not installed (Debian: apt-get install chromium)")
         sys.exit(SKIP)
+    if not os.path.exists(page):
+        return [f"no page at {page}"]
     url = pathlib.Path(page).resolve().as_uri()
     with tempfile.TemporaryDirectory(prefix="cusim-chromium-") as profile:
         dumped = run_browser(browser, profile, "--dump-dom", url)
@@ -106,8 +134,10 @@ def check(page, screenshot, kernel):
         # enough for a few kernels.
         height = min(16000, 1200 + 2600 * max(1, len(expected)))
         shots = [(screenshot, url, height)]
-        if kernel:
-            stem, suffix = os.path.splitext(screenshot)
+        stem, suffix = os.path.splitext(screenshot)
+        for kernel in kernels:
+            if kernel not in expected:
+                problems.append(f"no kernel {kernel} to screenshot")
             shots.append((f"{stem}-{kernel}{suffix}", url + "#kernel=" + kernel, 3000))
         for path, target, h in shots:
             shot = run_browser(browser, profile, f"--window-size=1400,{h}", f"--screenshot={os.path.abspath(path)}", target)
@@ -123,24 +153,43 @@ def check(page, screenshot, kernel):
 
 def main():
     args = sys.argv[1:]
-    expect_failure = "--expect-failure" in args
-    args = [a for a in args if a != "--expect-failure"]
-    kernel = None
-    if "--kernel" in args:
-        i = args.index("--kernel")
-        kernel = args[i + 1]
+    expect_failure = None
+    if "--expect-failure" in args:
+        i = args.index("--expect-failure")
+        expect_failure = args[i + 1] if i + 1 < len(args) else ""
         del args[i:i + 2]
-    if len(args) != 2:
+    kernels, render, run = [], None, None
+    try:
+        while "--kernel" in args:
+            i = args.index("--kernel")
+            kernels.append(args[i + 1])
+            del args[i:i + 2]
+        if "--render" in args:
+            i = args.index("--render")
+            render = args[i + 1:i + 3]
+            del args[i:i + 3]
+        if "--run" in args:
+            i = args.index("--run")
+            run = args[i + 1]
+            del args[i:i + 2]
+    except IndexError:
+        args = []
+    if len(args) != 2 or (render is not None and len(render) != 2):
         print(__doc__, file=sys.stderr)
         return 2
-    problems = check(args[0], args[1], kernel)
+    if chromium() is None:
+        print("browser_check: SKIP: chromium is not installed (Debian: apt-get install chromium)")
+        return SKIP
+    problems = make_page(args[0], render, run)
+    if not problems:
+        problems = check(args[0], args[1], kernels)
     for p in problems:
         print("browser_check: FAIL: " + p)
-    if expect_failure:
-        if problems:
-            print("browser_check: the broken page failed the check, as it must")
+    if expect_failure is not None:
+        if any(expect_failure in p for p in problems):
+            print(f"browser_check: the broken page failed the check ({expect_failure}), as it must")
             return 0
-        print("browser_check: FAIL: a broken page passed the check")
+        print(f"browser_check: FAIL: a broken page did not fail the check with \"{expect_failure}\"")
         return 1
     if not problems:
         print("browser_check: OK")
