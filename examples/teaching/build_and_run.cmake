@@ -1,0 +1,26 @@
+# SPDX-License-Identifier: MIT
+# The test of examples/teaching: configure with CUDACXX=${NVCC}, build, run each lesson with
+# CUSIM_REPORT=${BUILD}/report-<lesson> and check that it wrote report.json and report.html there; any
+# failure fails it. `cmake --build <cusim build> --target demo` runs the lessons the same way.
+file(REMOVE_RECURSE ${BUILD})
+foreach(step configure build coalescing transpose reduction divergence)
+  if(step STREQUAL "configure")
+    set(cmd ${CMAKE_COMMAND} -E env CUDACXX=${NVCC} ${CMAKE_COMMAND} -S ${SOURCE} -B ${BUILD} -G ${GENERATOR})
+  elseif(step STREQUAL "build")
+    set(cmd ${CMAKE_COMMAND} --build ${BUILD})
+  else()
+    set(cmd ${CMAKE_COMMAND} -E env CUSIM_REPORT=${BUILD}/report-${step} ${BUILD}/${step})
+  endif()
+  execute_process(COMMAND ${cmd} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+  message("${out}")
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "examples/teaching: ${step} failed (${rc})")
+  endif()
+  if(NOT step MATCHES "^(configure|build)$")
+    foreach(file report.json report.html)
+      if(NOT EXISTS ${BUILD}/report-${step}/${file})
+        message(FATAL_ERROR "examples/teaching: ${step} wrote no ${BUILD}/report-${step}/${file}")
+      endif()
+    endforeach()
+  endif()
+endforeach()
