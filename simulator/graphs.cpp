@@ -260,10 +260,25 @@ namespace {
 std::mutex node_addresses_mutex;
 struct node_memory {
   std::size_t bytes;
-  bool ran = false;  // in use (cudaGraphMemAttrUsedMem*) from the node's first run, as a GPU maps it then
+  bool ran = false;  // mapped from the node's first run, as a GPU maps it then
 };
 std::map<const void*, node_memory> node_addresses;  // each graph allocation's address, size and state
-std::size_t used_high = 0, reserved_high = 0;       // cudaGraphMemAttr*High, under the mutex
+// What the GPU maps for graph allocations, in granules of 32 MiB (an H200 reports 32 MiB for one
+// allocation of 1 MiB, 64 MiB for one of 40 MiB: tests/gpu_truth/README.md), under the mutex.
+constexpr std::size_t graph_memory_granule = std::size_t{32} << 20;
+std::size_t mapped = 0;
+std::size_t used_high = 0, reserved_high = 0;  // cudaGraphMemAttr*High, under the mutex
+
+/// The bytes of the allocations that have run and are not freed, in whole granules (under the mutex).
+std::size_t live_granules() {
+  std::size_t live = 0;
+  for (const auto& [p, memory] : node_addresses) {
+    if (!memory.ran) continue;
+    const auto a = find_allocation(p);
+    if (a && a->base == p) live += memory.bytes;
+  }
+  return (live + graph_memory_granule - 1) / graph_memory_granule * graph_memory_granule;
+}
 }  // namespace
 
 graph_allocation::graph_allocation(std::size_t bytes) : bytes_(bytes) {
@@ -302,19 +317,20 @@ void graph_allocation::map() const {
   {
     std::lock_guard lock(node_addresses_mutex);
     if (auto it = node_addresses.find(ptr_); it != node_addresses.end()) it->second.ran = true;
+    mapped = std::max(mapped, live_granules());
   }
   graph_memory_usage();
+}
+
+void trim_graph_memory() {
+  std::lock_guard lock(node_addresses_mutex);
+  mapped = live_granules();
 }
 
 graph_memory graph_memory_usage() {
   std::lock_guard lock(node_addresses_mutex);
   graph_memory m;
-  for (const auto& [p, memory] : node_addresses) {
-    m.reserved += memory.bytes;
-    if (!memory.ran) continue;
-    const auto a = find_allocation(p);
-    if (a && a->base == p) m.used += memory.bytes;
-  }
+  m.used = m.reserved = mapped;  // what a GPU reports: freed graph memory stays mapped until a trim
   used_high = std::max(used_high, m.used);
   reserved_high = std::max(reserved_high, m.reserved);
   m.used_high = used_high;
@@ -780,7 +796,11 @@ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t exec, cudaGraph_t graph, cudaGra
   return result(cudaGraphExecUpdateSuccess, nullptr);
 }
 
-cudaError_t cudaDeviceGraphMemTrim(int device) { return device == 0 ? cudaSuccess : fail(cudaErrorInvalidDevice); }
+cudaError_t cudaDeviceGraphMemTrim(int device) {
+  if (device != 0) return fail(cudaErrorInvalidDevice);
+  trim_graph_memory();
+  return cudaSuccess;
+}
 
 cudaError_t cudaDeviceGetGraphMemAttribute(int device, cudaGraphMemAttributeType attr, void* value) {
   if (device != 0) return fail(cudaErrorInvalidDevice);
@@ -858,6 +878,9 @@ cudaError_t cudaGraphAddNode(cudaGraphNode_t* node, cudaGraph_t graph, const cud
                          : c.type == cudaGraphCondTypeSwitch ? c.size >= 1
                                                              : false;
     if (v == nullptr || v->graph != graph || !size_ok) return cudaErrorInvalidValue;
+    for (const auto& n : graph->nodes)  // a handle drives one conditional node, as the GPU refuses a second
+      if (const auto* w = std::get_if<conditional_work>(&n->work); w != nullptr && w->handle == c.handle)
+        return cudaErrorInvalidValue;
     auto bodies = std::make_shared<conditional_bodies>();
     for (unsigned i = 0; i < c.size; ++i) {
       bodies->graphs.push_back(create_graph());

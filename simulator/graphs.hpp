@@ -37,12 +37,16 @@ class graph_allocation {
   std::size_t bytes_ = 0;
 };
 
-/// The memory of graph allocation nodes (cudaDeviceGetGraphMemAttribute): reserved while a node
-/// holds it, used while it is allocated; the high watermarks since the last reset.
+/// The memory of graph allocation nodes (cudaDeviceGetGraphMemAttribute), as an H200 with CUDA 13
+/// counts it: mapped in 32 MiB granules when an allocation node first runs, kept mapped (used and
+/// reserved alike) when the allocation is freed or its graph destroyed, until cudaDeviceGraphMemTrim
+/// gives back what no live allocation holds; the high watermarks since the last reset.
 struct graph_memory {
   std::size_t used = 0, used_high = 0, reserved = 0, reserved_high = 0;
 };
 graph_memory graph_memory_usage();
+/// cudaDeviceGraphMemTrim: the mapped granules shrink to what the live allocations need.
+void trim_graph_memory();
 /// cudaDeviceSetGraphMemAttribute: a high watermark starts again from the current figure.
 void reset_graph_memory_high(bool used);
 
