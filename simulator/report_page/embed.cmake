@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: MIT
-# Writes OUT: a header with the report page's files (FILES, name=path;...) as string_views, so that
-# report.html needs no file at run time. Run by simulator/CMakeLists.txt's custom command.
+# Writes OUT: a header with the report page's files (FILES, name=path;...) as arrays of string_views,
+# so that report.html needs no file at run time. Each file is cut at line ends into pieces of at
+# most 16000 bytes: C++ compilers need only support literals of 65536 (-Woverlength-strings).
+# Run by simulator/CMakeLists.txt's custom command.
 set(_text "// Generated from simulator/report_page/ by embed.cmake: do not edit.\n#pragma once\n#include <string_view>\nnamespace cusim::sim::report_page {\n")
 foreach(pair IN LISTS FILES)
   string(REPLACE "=" ";" pair "${pair}")
@@ -11,7 +13,25 @@ foreach(pair IN LISTS FILES)
   if(NOT clash EQUAL -1)
     message(FATAL_ERROR "${path} contains the raw string's delimiter )cusim_page\"")
   endif()
-  string(APPEND _text "inline constexpr std::string_view ${name} = R\"cusim_page(${content})cusim_page\";\n")
+  string(APPEND _text "inline constexpr std::string_view ${name}[] = {\n")
+  while(NOT content STREQUAL "")
+    string(LENGTH "${content}" size)
+    if(size LESS_EQUAL 16000)
+      set(piece "${content}")
+      set(content "")
+    else()
+      string(SUBSTRING "${content}" 0 16000 head)
+      string(FIND "${head}" "\n" cut REVERSE)
+      if(cut EQUAL -1)
+        message(FATAL_ERROR "${path} has a line of more than 16000 bytes")
+      endif()
+      math(EXPR cut "${cut} + 1")
+      string(SUBSTRING "${content}" 0 ${cut} piece)
+      string(SUBSTRING "${content}" ${cut} -1 content)
+    endif()
+    string(APPEND _text "R\"cusim_page(${piece})cusim_page\",\n")
+  endwhile()
+  string(APPEND _text "};\n")
 endforeach()
 string(APPEND _text "}  // namespace cusim::sim::report_page\n")
 file(WRITE "${OUT}.tmp" "${_text}")
