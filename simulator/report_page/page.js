@@ -425,8 +425,11 @@
     return out;
   }
 
+  // The sites' cards, the ones that cost more than they need first (then by line).
   function siteCards(k) {
-    return (k.sites || []).map((site, i) => {
+    const order = (k.sites || []).map((site, i) => [site, i]);
+    order.sort((a, b) => (siteFigures(b[0]).bad - siteFigures(a[0]).bad) || (a[0].line - b[0].line) || (a[1] - b[1]));
+    return order.map(([site, i]) => {
       const f = siteFigures(site);
       const examples = examplesOf(site);
       const title = `${baseName(site.file)}:${site.line}: ${site.space} ${site.kind}`;
@@ -463,9 +466,7 @@
                    (Array.isArray(k.grids) && k.grids.length > 1 ? " (first launch; later ones differ)" : "") +
                    `, ${fmt(k.shared_bytes_per_block)} bytes of shared memory per block, ${fmt(k.barriers)} barriers (__syncthreads, per warp)`;
     section.appendChild(el("p", {class: "launch"}, launch));
-    section.appendChild(el("h3", {}, "Figures"));
-    section.appendChild(headlineTable(k));
-    section.appendChild(el("h3", {}, "Source"));
+    section.appendChild(el("h3", {}, "Source, with the figures of each line's accesses"));
     for (const node of sourceTable(k)) section.appendChild(node);
     const bars = perRequestBars(k);
     if (bars) {
@@ -474,9 +475,11 @@
         "Global memory moves 32-byte sectors: a warp's request costs as many sectors as its lanes' bytes touch. " +
         "Shared memory has 32 banks of 4 bytes: a request takes one wavefront per word any one bank must serve."));
       section.appendChild(el("div", {class: "scroll"}, bars));
-      section.appendChild(el("h3", {}, "Access sites: which lane touched what"));
+      section.appendChild(el("h3", {}, "Access sites: which lane touched what (red first: they cost more than they need)"));
       for (const card of siteCards(k)) section.appendChild(card);
     }
+    section.appendChild(el("h3", {}, "The kernel's figures, as Nsight Compute names them"));
+    section.appendChild(headlineTable(k));
     const div = divergencePicture(k);
     section.appendChild(el("h3", {}, "Divergence"));
     section.appendChild(el("p", {class: "explain"},
