@@ -630,6 +630,28 @@ std::string leak_check_report(std::span<const leaked_allocation> live) {
   return out;
 }
 
+// CUSIM_REPORT's summary: "cusim report: transpose_tiled (1 launch): global ld 4.00 / st 4.00
+// sectors per request, 1015808 bank conflicts, 32.00 active lanes, occupancy 100% (threads)".
+std::string report_summary_line(const report_summary_figures& f) {
+  std::string out = fmt::format("cusim report: {} ({} launch{}):", f.name, f.launches, f.launches == 1 ? "" : "es");
+  if (f.global_loads || f.global_stores) {
+    out += " global";
+    if (f.global_loads) out += fmt::format(" ld {:.2f}", f.load_sectors_per_request);
+    if (f.global_stores) out += fmt::format("{} st {:.2f}", f.global_loads ? " /" : "", f.store_sectors_per_request);
+    out += " sectors per request,";
+  }
+  if (f.shared) out += fmt::format(" {} shared bank conflict{},", f.bank_conflicts, f.bank_conflicts == 1 ? "" : "s");
+  out += fmt::format(" {:.2f} active lanes per warp instruction, theoretical occupancy {:.0f}% (limited by {})\n",
+                     f.active_lanes, f.occupancy_pct, f.limiter);
+  return out;
+}
+std::string report_written_line(std::string_view html_path) {
+  return fmt::format("cusim report: the pictures are in {} (open it in a browser)\n", html_path);
+}
+std::string report_unwritable_message(std::string_view path, std::string_view reason) {
+  return fmt::format("cusim report: cannot write {}: {} (CUSIM_REPORT names the directory for it)\n", path, reason);
+}
+
 // cudaGetErrorString's and cudaGetErrorName's words, CUDA 13's.
 const char* error_string(cudaError_t error) {
   switch (error) {

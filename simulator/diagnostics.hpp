@@ -261,4 +261,19 @@ std::string sync_misuse_message(int what, std::int64_t a, std::int64_t b);
 kernel_error sync_misuse_error(uint3 tid, uint3 ctaid, int what, std::int64_t a, std::int64_t b,
                                const detail::source_location& site);
 
+/// CUSIM_REPORT: a kernel's line of the summary on stderr, and the last line naming the page.
+struct report_summary_figures {
+  std::string_view name;
+  std::uint64_t launches;
+  bool global_loads, global_stores, shared;
+  double load_sectors_per_request, store_sectors_per_request;
+  std::uint64_t bank_conflicts;
+  double active_lanes, occupancy_pct;
+  std::string_view limiter;
+};
+std::string report_summary_line(const report_summary_figures& f);
+std::string report_written_line(std::string_view html_path);
+/// CUSIM_REPORT: `path` could not be written (`reason`: the system's words).
+std::string report_unwritable_message(std::string_view path, std::string_view reason);
+
 }  // namespace cusim::sim

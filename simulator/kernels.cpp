@@ -13,7 +13,10 @@ kernel_info& kernel_info_of(const void* kernel) {
   static std::unordered_map<const void*, std::unique_ptr<kernel_info>> kernels;
   std::lock_guard lock(mutex);
   std::unique_ptr<kernel_info>& info = kernels[kernel];
-  if (!info) info = std::make_unique<kernel_info>();
+  if (!info) {
+    info = std::make_unique<kernel_info>();
+    info->address = kernel;
+  }
   return *info;
 }
 

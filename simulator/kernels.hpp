@@ -11,6 +11,7 @@ namespace cusim::sim {
 /// simulator learns it from the blocks that ran (the most any block bound), so that a later launch
 /// whose static plus dynamic shared memory exceeds the limit is refused before any thread runs.
 struct kernel_info {
+  const void* address = nullptr;  ///< the kernel's (its name and place for CUSIM_REPORT)
   std::atomic<std::size_t> static_shared_bytes{0};
   /// cudaFuncAttributeMaxDynamicSharedMemorySize as set, -1 while it was not (the default: what
   /// is left of 48 KiB after static shared memory).

@@ -5,6 +5,7 @@
 #include "device.hpp"
 #include "device_heap.hpp"
 #include "dynamic_parallelism.hpp"
+#include "report_writer.hpp"
 #include "runtime_errors.hpp"
 #include "runtime_streams.hpp"
 #include "streams.hpp"
@@ -41,6 +42,7 @@ cudaError_t cudaDeviceSynchronize() {
 }
 cudaError_t cudaDeviceReset() {
   cusim::sim::wait_for(nullptr);
+  cusim::sim::write_report();  // CUSIM_REPORT: what ran until now
   cusim::sim::clear_stream_faults();
   cusim::sim::reset_device_heap();
   cusim::sim::reset_errors();

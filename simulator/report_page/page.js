@@ -180,9 +180,17 @@
     }
     root.appendChild(text(10, 20, `warp ${example.warp} of block ${dims(example.block)}: its ${active.size} active lanes`, {class: "caption"}));
     const touched = new Set((example.lanes || []).map((l) => Math.floor((s.base + l.offset) / bytes)));
+    // Each sector's first element, as the kernel indexes the allocation (where the boxes have room).
+    let lastLabelEnd = -Infinity;
     for (const sec of s.sectors) {
       const sx = sectorX.get(sec);
       root.appendChild(sv("rect", {x: sx, y: memY, width: sectorW, height: 34, class: "sector"}));
+      const first = Math.floor((sec * 32 - s.base) / bytes);
+      const label = `[${first < 0 ? 0 : first}]`;
+      if (sx >= lastLabelEnd + 4) {
+        root.appendChild(text(sx, memY - 6, label, {class: "element-label"}));
+        lastLabelEnd = sx + label.length * 6.5;
+      }
       for (let c = 0; c < cellsPerSector; ++c) {
         const element = Math.floor((sec * 32) / bytes) + c;
         root.appendChild(sv("rect", {x: sx + c * cellW, y: memY + 4, width: cellW, height: 26,
@@ -190,7 +198,7 @@
       }
     }
     root.appendChild(text(10, memY + 56, `${s.sectors.length} sector${s.sectors.length === 1 ? "" : "s"} of 32 bytes for this request ` +
-                          `(${bytes}-byte elements, ${cellsPerSector} per sector; filled: an element a lane reads or writes)`,
+                          `(${bytes}-byte elements, ${cellsPerSector} per sector; filled: an element a lane reads or writes; [i]: the sector's first element)`,
                           {class: "caption"}));
     return root;
   }
@@ -356,21 +364,32 @@
       el("tr", {}, el("th", {scope: "row"}, label), el("td", {}, nsight(name)), el("td", {class: "num"}, value), el("td", {}, plain));
     const perReq = (s, r) => fmt(ratio(m[s], m[r]), 2);
     const rows = [];
+    const any = (...names) => names.some((n) => typeof m[n] === "number" && m[n] !== 0);
     const gl = "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", gls = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum";
     const gs = "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", gss = "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum";
-    rows.push(row("global load requests", gl, fmt(m[gl]), "warp instructions that load from global memory"));
-    rows.push(row("global load sectors", gls, fmt(m[gls]),
-                  `32-byte pieces those loads fetched: ${perReq(gls, gl)} per request (4 when 32 lanes read 32 consecutive 4-byte words)`));
-    rows.push(row("global store requests", gs, fmt(m[gs]), "warp instructions that store to global memory"));
-    rows.push(row("global store sectors", gss, fmt(m[gss]), `${perReq(gss, gs)} sectors per request`));
+    // A kind of access the kernel never made is left out (its row would be all zeros).
+    if (any(gl, gls)) {
+      rows.push(row("global load requests", gl, fmt(m[gl]), "warp instructions that load from global memory"));
+      rows.push(row("global load sectors", gls, fmt(m[gls]),
+                    `32-byte pieces those loads fetched: ${perReq(gls, gl)} per request (4 when 32 lanes read 32 consecutive 4-byte words)`));
+    }
+    if (any(gs, gss)) {
+      rows.push(row("global store requests", gs, fmt(m[gs]), "warp instructions that store to global memory"));
+      rows.push(row("global store sectors", gss, fmt(m[gss]), `${perReq(gss, gs)} sectors per request`));
+    }
     const sl = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", sc = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum";
     const ss = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", scs = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum";
     const il = "smsp__sass_inst_executed_op_shared_ld.sum", is = "smsp__sass_inst_executed_op_shared_st.sum";
-    rows.push(row("shared load wavefronts", sl, fmt(m[sl]),
-                  `passes through the 32 banks for shared loads (${fmt(m[il])} instructions: ${perReq(sl, il)} each; 1 is ideal)`));
-    rows.push(row("shared load bank conflicts", sc, fmt(m[sc]), "extra passes because lanes hit different words in the same bank"));
-    rows.push(row("shared store wavefronts", ss, fmt(m[ss]), `${fmt(m[is])} instructions: ${perReq(ss, is)} each`));
-    rows.push(row("shared store bank conflicts", scs, fmt(m[scs]), "extra passes for shared stores"));
+    if (any(sl, sc, il)) {
+      rows.push(row("shared load wavefronts", sl, fmt(m[sl]),
+                    `passes through the 32 banks for shared loads (${fmt(m[il])} instructions: ${perReq(sl, il)} each; 1 is ideal)`));
+      rows.push(row("shared load bank conflicts", sc, fmt(m[sc]), "extra passes because lanes hit different words in the same bank"));
+    }
+    if (any(ss, scs, is)) {
+      rows.push(row("shared store wavefronts", ss, fmt(m[ss]), `${fmt(m[is])} instructions: ${perReq(ss, is)} each`));
+      rows.push(row("shared store bank conflicts", scs, fmt(m[scs]), "extra passes for shared stores"));
+    }
+    if (!rows.length) rows.push(el("tr", {}, el("td", {colspan: 4}, "no global or shared memory access")));
     rows.push(row("threads per warp instruction", "smsp__thread_inst_executed_per_inst_executed.ratio",
                   fmt(m["smsp__thread_inst_executed_per_inst_executed.ratio"], 2),
                   `active lanes of an average warp instruction (${warpSize} means no divergence)`));
