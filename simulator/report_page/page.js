@@ -269,35 +269,45 @@
     return root;
   }
 
-  // The grid as blocks, the block as threads coloured by warp (x fastest, as the linear index).
+  // The grid as blocks (block (0,0) marked), and the block as threads coloured by warp, x fastest
+  // as in the linear index. A one-dimensional block is drawn a warp to a row.
   function layoutPicture(k) {
     const grid = k.grid || [1, 1, 1], block = k.block || [1, 1, 1];
-    const width = 900, height = 300;
-    const root = svgRoot(width, height, `${k.name}: grid ${dims(grid)} of blocks ${dims(block)}`);
-    // grid
+    const threads = product(block);
+    const oneD = block[1] === 1 && block[2] === 1;
+    // the block's drawing: columns x rows of threads, and each drawn cell's (x, y)
+    const cols = oneD ? Math.min(block[0], warpSize) : Math.min(block[0], 64);
+    const rows = oneD ? Math.min(Math.ceil(block[0] / warpSize), 32)
+                      : Math.min(block[1], Math.max(1, Math.floor(2048 / cols)), 32);
+    const tw = Math.max(6, Math.min(18, Math.floor(640 / cols))), th = Math.max(6, Math.min(18, Math.floor(320 / rows)));
     const gx = Math.min(grid[0], 16), gy = Math.min(grid[1], 16);
-    const cell = Math.min(14, Math.floor(220 / Math.max(gx, gy)));
-    root.appendChild(text(10, 16, `grid ${dims(grid)}: ${fmt(product(grid))} blocks` +
-                          (grid[0] > gx || grid[1] > gy ? " (first 16 × 16 drawn)" : ""), {class: "caption"}));
+    const cell = Math.max(6, Math.min(16, Math.floor(200 / Math.max(gx, gy))));
+    const ox = Math.max(240, 30 + gx * cell);
+    const width = ox + cols * tw + 20;
+    const height = 60 + Math.max(gy * cell, rows * th) + 10;
+    const root = svgRoot(width, height, `${k.name}: grid ${dims(grid)} of blocks ${dims(block)}`);
+    root.appendChild(text(10, 16, `grid ${dims(grid)}: ${fmt(product(grid))} blocks`, {class: "caption"}));
+    if (grid[0] > gx || grid[1] > gy || grid[2] > 1)
+      root.appendChild(text(10, 32, `(the first ${gx} × ${gy} drawn)`, {class: "caption"}));
     for (let y = 0; y < gy; ++y)
       for (let x = 0; x < gx; ++x)
-        root.appendChild(sv("rect", {x: 10 + x * cell, y: 28 + y * cell, width: cell - 1, height: cell - 1,
+        root.appendChild(sv("rect", {x: 10 + x * cell, y: 44 + y * cell, width: cell - 1, height: cell - 1,
                                      class: x === 0 && y === 0 ? "block first" : "block"},
                             sv("title", {}, `block (${x}, ${y}, 0)`)));
-    // block
-    const bx = block[0], by = block[1];
-    const threads = product(block);
-    const drawX = Math.min(bx, 64), drawY = Math.min(by, Math.max(1, Math.floor(1024 / Math.max(1, drawX))), 32);
-    const tw = Math.max(3, Math.min(16, Math.floor(560 / drawX))), th = Math.max(3, Math.min(16, Math.floor(240 / drawY)));
-    const ox = 300;
-    root.appendChild(text(ox, 16, `block ${dims(block)}: ${fmt(threads)} threads = ${Math.ceil(threads / warpSize)} warps` +
-                          (bx > drawX || by > drawY || block[2] > 1 ? " (first plane drawn, part)" : "") + "; colour = warp",
+    root.appendChild(text(ox, 16, `block ${dims(block)}: ${fmt(threads)} threads in ${Math.ceil(threads / warpSize)} warps; ` +
+                          "colour = warp", {class: "caption"}));
+    const partial = oneD ? block[0] > cols * rows : block[0] > cols || block[1] > rows || block[2] > 1;
+    root.appendChild(text(ox, 32, oneD ? `one row per warp (threadIdx.x ${0}–${Math.min(block[0], cols * rows) - 1})` +
+                                         (partial ? ", first 32 warps" : "")
+                                       : `threadIdx.x across, threadIdx.y down` + (partial ? " (part drawn: z = 0)" : ""),
                           {class: "caption"}));
-    for (let y = 0; y < drawY; ++y)
-      for (let x = 0; x < drawX; ++x) {
-        const linear = y * bx + x;
+    for (let r = 0; r < rows; ++r)
+      for (let c = 0; c < cols; ++c) {
+        const x = oneD ? r * warpSize + c : c, y = oneD ? 0 : r;
+        if (x >= block[0]) continue;
+        const linear = y * block[0] + x;
         const w = Math.floor(linear / warpSize);
-        root.appendChild(sv("rect", {x: ox + x * tw, y: 28 + y * th, width: tw - 1, height: th - 1, fill: warpColour(w)},
+        root.appendChild(sv("rect", {x: ox + c * tw, y: 44 + r * th, width: tw - 1, height: th - 1, fill: warpColour(w)},
                             sv("title", {}, `thread (${x}, ${y}, 0): warp ${w}, lane ${linear % warpSize}`)));
       }
     return root;
@@ -343,7 +353,7 @@
     const list = k.divergence || [];
     if (!list.length) return null;
     const rowH = 24, labelW = 180, cellW = 16;
-    const root = svgRoot(labelW + warpSize * cellW + 260, list.length * rowH + 16, `${k.name}: sites run by part of a warp`);
+    const root = svgRoot(labelW + warpSize * cellW + 420, list.length * rowH + 16, `${k.name}: sites run by part of a warp`);
     list.forEach((d, j) => {
       const y = 6 + j * rowH;
       root.appendChild(text(labelW - 8, y + 14, `${baseName(d.file)}:${d.line}`, {"text-anchor": "end", class: "bar-label"}));
