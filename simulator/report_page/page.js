@@ -143,49 +143,62 @@
   // ---- pictures ------------------------------------------------------------------------------
   // Lanes above, the memory they touch below: each lane's line goes to its element; 32-byte
   // sectors are the boxes (grey gaps: sectors nobody touched are left out).
-  function globalPicture(site, example) {
-    const s = sectorsOf(example);
-    const bytes = s.bytes;
+  function globalPicture(site, examples) {
+    const each = examples.map((ex) => sectorsOf(ex));
+    const bytes = each[0].bytes;
+    const all = [...new Set(each.flatMap((s) => s.sectors))].sort((a, b) => a - b);
     const cellsPerSector = Math.max(1, Math.floor(32 / bytes));
-    const cellW = Math.max(4, Math.min(24, Math.floor(1000 / Math.max(1, s.sectors.length * cellsPerSector))));
+    const cellW = Math.max(4, Math.min(24, Math.floor(1000 / Math.max(1, all.length * cellsPerSector))));
     const sectorW = cellW * cellsPerSector, gap = 14;
     let x = 10;
     const sectorX = new Map();
-    for (let i = 0; i < s.sectors.length; ++i) {
-      if (i > 0) x += s.sectors[i] === s.sectors[i - 1] + 1 ? 2 : gap;
-      sectorX.set(s.sectors[i], x);
+    for (let i = 0; i < all.length; ++i) {
+      if (i > 0) x += all[i] === all[i - 1] + 1 ? 2 : gap;
+      sectorX.set(all[i], x);
       x += sectorW;
     }
-    const laneW = 30;
+    const laneW = 30, rowH = 30;
     const width = Math.max(x + 10, warpSize * laneW + 20);
-    const height = 250;
+    const memY = 30 + examples.length * rowH + 90;
+    const height = memY + 70;
     const root = svgRoot(width, height, `global ${site.kind} at line ${site.line}: lanes to elements and sectors`);
-    const colour = warpColour(example.warp || 0);
     const laneX = (lane) => 10 + lane * laneW + laneW / 2;
-    const memY = 170;
-    // lines first, under the boxes
-    for (const l of example.lanes || []) {
+    const cellOf = (s, l) => {
       const addr = s.base + l.offset;
-      const sx = sectorX.get(Math.floor(addr / 32));
-      const cx = sx + (Math.floor((addr % 32) / bytes) + 0.5) * cellW;
-      root.appendChild(sv("line", {x1: laneX(l.lane), y1: 52, x2: cx, y2: memY, stroke: colour, "stroke-opacity": 0.55,
-                                   "stroke-width": 1.2}));
-    }
-    const active = new Set((example.lanes || []).map((l) => l.lane));
-    for (let lane = 0; lane < warpSize; ++lane) {
-      const on = active.has(lane);
-      root.appendChild(sv("rect", {x: 10 + lane * laneW + 2, y: 30, width: laneW - 4, height: 22, rx: 3,
-                                   fill: on ? colour : "#fff", stroke: on ? colour : "#bbb", class: "lane"}));
-      root.appendChild(text(laneX(lane), 45, lane, {"text-anchor": "middle", class: on ? "lane-label" : "lane-label off"}));
-    }
-    root.appendChild(text(10, 20, `warp ${example.warp} of block ${dims(example.block)}: its ${active.size} active lanes`, {class: "caption"}));
-    const touched = new Set((example.lanes || []).map((l) => Math.floor((s.base + l.offset) / bytes)));
+      return sectorX.get(Math.floor(addr / 32)) + (Math.floor((addr % 32) / bytes) + 0.5) * cellW;
+    };
+    // lines first, under the boxes
+    examples.forEach((ex, r) => {
+      for (const l of ex.lanes || [])
+        root.appendChild(sv("line", {x1: laneX(l.lane), y1: 52 + r * rowH, x2: cellOf(each[r], l), y2: memY,
+                                     stroke: warpColour(ex.warp || 0), "stroke-opacity": 0.55, "stroke-width": 1.2}));
+    });
+    const captions = [];
+    const owner = new Map();  // element's absolute index -> the first warp drawn that touched it
+    examples.forEach((ex, r) => {
+      const colour = warpColour(ex.warp || 0);
+      const active = new Set((ex.lanes || []).map((l) => l.lane));
+      for (let lane = 0; lane < warpSize; ++lane) {
+        const on = active.has(lane);
+        root.appendChild(sv("rect", {x: 10 + lane * laneW + 2, y: 30 + r * rowH, width: laneW - 4, height: 22, rx: 3,
+                                     fill: on ? colour : "#fff", stroke: on ? colour : "#bbb", class: "lane"}));
+        root.appendChild(text(laneX(lane), 45 + r * rowH, lane, {"text-anchor": "middle", class: on ? "lane-label" : "lane-label off"}));
+      }
+      for (const l of ex.lanes || []) {
+        const element = Math.floor((each[r].base + l.offset) / bytes);
+        if (!owner.has(element)) owner.set(element, ex.warp || 0);
+      }
+      captions.push(`warp ${ex.warp} of block ${dims(ex.block)}: ${active.size} active lanes, ` +
+                    `${each[r].sectors.length} sector${each[r].sectors.length === 1 ? "" : "s"}`);
+    });
+    root.appendChild(text(10, 20, captions.join("; "), {class: "caption"}));
     // Each sector's first element, as the kernel indexes the allocation (where the boxes have room).
+    const base = each[0].base;
     let lastLabelEnd = -Infinity;
-    for (const sec of s.sectors) {
+    for (const sec of all) {
       const sx = sectorX.get(sec);
       root.appendChild(sv("rect", {x: sx, y: memY, width: sectorW, height: 34, class: "sector"}));
-      const first = Math.floor((sec * 32 - s.base) / bytes);
+      const first = Math.floor((sec * 32 - base) / bytes);
       const label = `[${first < 0 ? 0 : first}]`;
       if (sx >= lastLabelEnd + 4) {
         root.appendChild(text(sx, memY - 6, label, {class: "element-label"}));
@@ -193,11 +206,13 @@
       }
       for (let c = 0; c < cellsPerSector; ++c) {
         const element = Math.floor((sec * 32) / bytes) + c;
-        root.appendChild(sv("rect", {x: sx + c * cellW, y: memY + 4, width: cellW, height: 26,
-                                     class: touched.has(element) ? "cell used" : "cell"}));
+        const used = owner.has(element);
+        root.appendChild(sv("rect", {x: sx + c * cellW, y: memY + 4, width: cellW, height: 26, class: used ? "cell used" : "cell",
+                                     fill: used && examples.length > 1 ? warpColour(owner.get(element)) : null}));
       }
     }
-    root.appendChild(text(10, memY + 56, `${s.sectors.length} sector${s.sectors.length === 1 ? "" : "s"} of 32 bytes for this request ` +
+    root.appendChild(text(10, memY + 56, `${all.length} sector${all.length === 1 ? "" : "s"} of 32 bytes ` +
+                          (examples.length > 1 ? "for these requests together " : "for this request ") +
                           `(${bytes}-byte elements, ${cellsPerSector} per sector; filled: an element a lane reads or writes; [i]: the sector's first element)`,
                           {class: "caption"}));
     return root;
@@ -472,14 +487,18 @@
       }
       const card = el("figure", {class: "site-card" + (f.bad ? " bad" : ""), id: `site-${slug(k.name)}-${i}`},
                       el("figcaption", {}, el("b", {}, title), " — ", words));
-      for (const ex of examples.slice(0, 4)) {
-        card.appendChild(el("div", {class: "scroll"}, site.space === "shared" ? bankPicture(site, ex) : globalPicture(site, ex)));
-        const lanes = ex.lanes || [];
-        const shown = site.space === "shared"
-          ? `the request drawn has ${banksOf(ex).wavefronts} wavefront(s)`
-          : `the request drawn touches ${sectorsOf(ex).sectors.length} sector(s)`;
-        card.appendChild(el("p", {class: "note"}, `${lanes.length} active lanes; ${shown} ` +
-                            "(the site's worst request, as the report recorded it)."));
+      // A global site's requests share one picture (lanes and elements coloured by warp); a shared
+      // site's each have their banks.
+      const drawn = examples.slice(0, 4);
+      if (site.space === "shared") {
+        for (const ex of drawn) card.appendChild(el("div", {class: "scroll"}, bankPicture(site, ex)));
+      } else if (drawn.length) {
+        card.appendChild(el("div", {class: "scroll"}, globalPicture(site, drawn)));
+      }
+      if (drawn.length) {
+        card.appendChild(el("p", {class: "note"}, drawn.length === 1
+          ? "The request drawn is the site's worst, as the report recorded it."
+          : `The ${drawn.length} requests drawn are the report's examples for this site, one per warp.`));
       }
       if (!examples.length) card.appendChild(el("p", {class: "note"}, "No example request was recorded for this site."));
       return card;
