@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: MIT
 # cmake -DMODE=subdirectory|find_package -DBACKEND=sim|cuda [-DNVCC=path] [-DEXPECT_ERROR=text]
-#       -DSOURCE_DIR=... -DWORK_DIR=... -P run_consumer.cmake
+#       [-DINSTALL_FROM=build tree] -DSOURCE_DIR=... -DWORK_DIR=... -P run_consumer.cmake
 # Builds the consumer project against cusim and runs it (sim; cuda only builds: no GPU is assumed).
+# find_package installs cusim first: from INSTALL_FROM, a build tree already built (the one under
+# test), or else from a fresh Release build of SOURCE_DIR with its tests, examples and tools off.
 # With EXPECT_ERROR, the consumer calls cusim_add_executable from a function, and its configure
 # must fail with that exact text instead.
 find_program(NINJA ninja)
@@ -34,6 +36,9 @@ endif()
 if(MODE STREQUAL "subdirectory")
   # The consumer's configure is given the backend: cusim is configured inside it.
   list(APPEND consumer_args -DCONSUME_WITH=subdirectory -DCUSIM_SOURCE_DIR=${SOURCE_DIR} ${backend_args})
+elseif(INSTALL_FROM)
+  run(${CMAKE_COMMAND} --install ${INSTALL_FROM} --prefix ${WORK_DIR}/prefix)
+  list(APPEND consumer_args -DCONSUME_WITH=find_package -DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix)
 else()
   run(${CMAKE_COMMAND} ${gen} -S ${SOURCE_DIR} -B ${WORK_DIR}/cusim -DCUSIM_BUILD_TESTS=OFF
       -DCUSIM_BUILD_EXAMPLES=OFF -DCUSIM_BUILD_TOOLS=OFF ${backend_args} -DCMAKE_BUILD_TYPE=Release
