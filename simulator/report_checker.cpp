@@ -88,6 +88,42 @@ std::size_t report_checker::instruction_hash::operator()(const instruction_key& 
   return static_cast<std::size_t>(h ^ (h >> 29) ^ (std::uint64_t{k.warp} * 0xbf58476d1ce4e5b9ull));
 }
 
+std::uint32_t report_checker::instruction_index::find_or_add(const instruction_key& k, std::uint32_t fresh,
+                                                            bool& inserted) {
+  if ((used_.size() + 1) * 2 > slots_.size()) grow();
+  const std::size_t mask = slots_.size() - 1;
+  for (std::size_t i = instruction_hash()(k) & mask;; i = (i + 1) & mask) {
+    slot& s = slots_[i];
+    if (s.value == empty) {
+      s = {k, fresh};
+      used_.push_back(static_cast<std::uint32_t>(i));
+      inserted = true;
+      return fresh;
+    }
+    if (s.key == k) {
+      inserted = false;
+      return s.value;
+    }
+  }
+}
+
+void report_checker::instruction_index::grow() {
+  std::vector<slot> old;
+  old.swap(slots_);
+  slots_.assign(std::max<std::size_t>(64, old.size() * 2), slot{{0, 0, 0}, empty});
+  std::vector<std::uint32_t> was;
+  was.swap(used_);
+  for (std::uint32_t i : was) {
+    bool inserted;
+    find_or_add(old[i].key, old[i].value, inserted);
+  }
+}
+
+void report_checker::instruction_index::clear() noexcept {
+  for (std::uint32_t i : used_) slots_[i].value = empty;
+  used_.clear();
+}
+
 report_checker::report_checker() = default;
 
 report_checker::~report_checker() {
@@ -201,20 +237,21 @@ void report_checker::accessed(thread_record& t, block_context& b, const access_e
 
 void report_checker::add_lane(block_track& bt, thread_track& tt, std::uint32_t warp, std::uint32_t site, std::uint32_t n,
                               const lane_record& r) {
-  auto [ins_it, fresh_ins] =
-      bt.index.try_emplace(instruction_key{warp, site, n}, static_cast<std::uint32_t>(bt.instructions.size()));
-  if (fresh_ins) {
+  bool fresh = false;
+  const std::uint32_t at =
+      bt.index.find_or_add(instruction_key{warp, site, n}, static_cast<std::uint32_t>(bt.instructions.size()), fresh);
+  if (fresh) {
     warp_instruction& w = bt.instructions.emplace_back();
     w.site = site;
     w.warp = warp;
   }
-  warp_instruction& w = bt.instructions[ins_it->second];
+  warp_instruction& w = bt.instructions[at];
   if (w.count == w.lanes.size()) {  // cannot be: a lane's n-th execution comes once
     tt.last = -1;
     return;
   }
   w.lanes[w.count] = r;
-  tt.last = std::int64_t{ins_it->second} << 5 | w.count;
+  tt.last = std::int64_t{at} << 5 | w.count;
   ++w.count;
 }
 

@@ -53,8 +53,9 @@ class report_checker final : public checker {
     access_kind kind;
   };
   struct warp_instruction {
-    std::uint32_t site;
-    std::uint32_t warp;
+    warp_instruction() noexcept {}  // the lanes are written as they come, not zeroed first
+    std::uint32_t site = 0;
+    std::uint32_t warp = 0;
     std::uint32_t count = 0;
     std::array<lane_record, 32> lanes;
   };
@@ -64,6 +65,23 @@ class report_checker final : public checker {
   };
   struct instruction_hash {
     std::size_t operator()(const instruction_key& k) const noexcept;
+  };
+  /// A block's warp instructions by key: open addressing, emptied by what was used.
+  class instruction_index {
+   public:
+    /// The index stored for `k`, or `fresh` stored for it now (and `inserted` set).
+    std::uint32_t find_or_add(const instruction_key& k, std::uint32_t fresh, bool& inserted);
+    void clear() noexcept;
+
+   private:
+    struct slot {
+      instruction_key key;
+      std::uint32_t value;
+    };
+    static constexpr std::uint32_t empty = UINT32_MAX;
+    void grow();
+    std::vector<slot> slots_;
+    std::vector<std::uint32_t> used_;
   };
   /// An access whose effect is not known yet: an API element access is a store if the element
   /// changed; a raw load whose element changed was followed by a store the compiler's
@@ -93,7 +111,7 @@ class report_checker final : public checker {
     unsigned threads = 0;
     std::vector<thread_track> thread;
     std::vector<warp_instruction> instructions;
-    std::unordered_map<instruction_key, std::uint32_t, instruction_hash> index;
+    instruction_index index;
   };
   struct site_info {
     site_key key;

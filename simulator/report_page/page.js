@@ -225,7 +225,7 @@
     const colW = 34, chipH = 14;
     const tallest = Math.max(1, ...b.banks.map((x) => x.hits.length));
     const shown = Math.min(tallest, 32);
-    const height = 70 + shown * chipH + 40;
+    const height = 70 + shown * chipH + (b.banks.some((x) => x.worstPhase > 1 || x.hits.length > shown) ? 40 : 10);
     const width = 32 * colW + 20;
     const root = svgRoot(width, height, `shared ${site.kind} at line ${site.line}: lanes per bank`);
     const colour = warpColour(example.warp || 0);
@@ -469,10 +469,13 @@
     return out;
   }
 
-  // The sites' cards, the ones that cost more than they need first (then by line).
+  // The sites' cards: the ones that cost more than they need first, then shared before global (a
+  // bank picture is short), then by line.
   function siteCards(k) {
     const order = (k.sites || []).map((site, i) => [site, i]);
-    order.sort((a, b) => (siteFigures(b[0]).bad - siteFigures(a[0]).bad) || (a[0].line - b[0].line) || (a[1] - b[1]));
+    const shared = (site) => (site.space === "shared" ? 1 : 0);
+    order.sort((a, b) => (siteFigures(b[0]).bad - siteFigures(a[0]).bad) || (shared(b[0]) - shared(a[0])) ||
+                         (a[0].line - b[0].line) || (a[1] - b[1]));
     return order.map(([site, i]) => {
       const f = siteFigures(site);
       const examples = examplesOf(site);
