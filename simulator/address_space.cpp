@@ -60,6 +60,9 @@ bool map_shadow(std::uintptr_t lo, std::uintptr_t hi) {
     return false;
   }
   madvise(p, e - s, MADV_DONTDUMP);  // a core file would be terabytes (sparse, but slow to write)
+  // Read before written, the shadow maps the kernel's zero page: its huge one (a TLB entry per
+  // 16 MiB of checked memory rather than per 32 KiB) where transparent huge pages are allowed.
+  madvise(p, e - s, MADV_HUGEPAGE);
   return true;
 }
 
@@ -144,6 +147,7 @@ void reserve() {
     void* data = mmap(nullptr, bytes, PROT_NONE, reserve_flags, -1, 0);
     if (data == MAP_FAILED) continue;
     madvise(data, bytes, MADV_DONTDUMP);  // allocations made dumpable as they are made
+    madvise(data, bytes, MADV_HUGEPAGE);  // large arrays on huge pages, as the shadow (map_shadow)
     const auto base = reinterpret_cast<std::uintptr_t>(data);
     if (base + bytes > user_space_end || (!whole_shadow && !map_shadow(base, base + bytes))) {
       munmap(data, bytes);

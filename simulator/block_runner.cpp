@@ -29,6 +29,7 @@
 namespace ctx = boost::context;
 
 __thread cusim::detail::sim_thread* cusim::detail::current_thread_ = nullptr;
+__thread cusim::detail::builtin_values cusim::detail::builtins_{};
 
 namespace cusim::sim {
 
@@ -274,7 +275,7 @@ void block_runner::take_thread(thread_record& t) {
   ++block_->live;
   t.status = thread_status::running;
   t.wait = wait_kind::none;
-  detail::current_thread_ = &t;
+  detail::enter_thread(t);
 }
 
 void block_runner::finish_thread(thread_record& t) {
@@ -380,7 +381,7 @@ void block_runner::shuffle_point(thread_record& self) {
   if (next == nullptr) return;  // the only runnable thread: it runs on
   make_ready(self);
   switch_to(*next, me);
-  detail::current_thread_ = &self;
+  detail::enter_thread(self);
   self.status = thread_status::running;
   if (block_->aborting) throw abort_block{};
 }

@@ -133,7 +133,7 @@ void block_runner::mark_waiting(thread_record& self) {
 void block_runner::run_next(thread_record& self, fiber_slot* next) {
   fiber_slot& me = static_cast<fiber_slot&>(self);
   switch_to(next ? *next : scheduler_, me);
-  detail::current_thread_ = &self;
+  detail::enter_thread(self);
   self.status = thread_status::running;
   if (block_->aborting) {
     if (block_->break_thread == &self && block_->launch->break_on_fault) {  // stop here, at the waiting line

@@ -59,6 +59,21 @@ struct sim_thread {
 
 extern __thread sim_thread* current_thread_;
 
+/// Copies of what kernel code reads as threadIdx, blockIdx, blockDim and gridDim: those of
+/// current_thread_'s record and its block, on each OS thread, equal to them whenever kernel code
+/// runs (enter_thread at each switch to a thread, make_current and run_threads where a thread
+/// takes the next index). Kernel code compiled with the raw-pointer checks reads these rather than
+/// the records: the address instrumentation leaves a thread-local variable alone (GCC; where
+/// Clang checks one, its shadow is addressable), and the compiler, which sees the thread
+/// loop's store just before the kernel's load, forwards it: threadIdx.x is the loop's counter.
+struct builtin_values {
+  uint3 thread_idx;
+  uint3 block_idx;
+  uint3 block_dim;
+  uint3 grid_dim;
+};
+extern __thread builtin_values builtins_;
+
 [[noreturn]] void fail_outside_kernel(const char* what);
 /// A broken invariant of the simulator itself: throws std::logic_error naming it.
 [[noreturn]] void fail_internal(const char* what);
@@ -117,6 +132,15 @@ CUSIM_RUNTIME_INLINE inline void make_current(sim_thread& t, unsigned linear, ui
   t.linear = static_cast<std::uint16_t>(linear);
   t.polls = 0;
   t.thread_idx = idx;
+  builtins_.thread_idx = idx;
+}
+
+/// Makes `t` the thread that runs on this OS thread (a switch to it, or its start on a fiber).
+CUSIM_RUNTIME_INLINE inline void enter_thread(sim_thread& t) noexcept {
+  current_thread_ = &t;
+  const block_info& b = *t.block;
+  builtins_ = {t.thread_idx, b.block_idx, {b.block_dim.x, b.block_dim.y, b.block_dim.z},
+               {b.grid_dim.x, b.grid_dim.y, b.grid_dim.z}};
 }
 
 /// The index of element `linear` of `shape`, x fastest: threadIdx of a thread in its block, or
@@ -182,6 +206,10 @@ CUSIM_RUNTIME_INLINE inline void run_threads(Call&& call) {
     runtime_write(b.inline_lanes, &t);
     unsigned linear = runtime_read(t.linear), x = runtime_read(t.thread_idx.x);
     for (;;) {
+      // What the kernel's threadIdx.x and its test of current_thread_ read first (builtins_),
+      // stored here from registers, so that the compiler forwards them into the inlined kernel.
+      current_thread_ = &t;
+      builtins_.thread_idx.x = x;
       call();
       if (!runtime_read(b.fast_next) || ++linear == n || runtime_read(b.next_unstarted) != linear) break;
       runtime_write(b.next_unstarted, linear + 1);  // the exit counts as progress through next_unstarted
@@ -199,6 +227,8 @@ CUSIM_RUNTIME_INLINE inline void run_threads(Call&& call) {
         runtime_write(t.thread_idx.x, 0u);
         runtime_write(t.thread_idx.y, y);
         runtime_write(t.thread_idx.z, z);
+        builtins_.thread_idx.y = y;
+        builtins_.thread_idx.z = z;
       }
     }
   } while (next_thread());
@@ -334,18 +364,27 @@ void device_free(void* p) noexcept;
 #if defined(CUSIM_RAW_ADDRESS_CHECKS) && defined(__x86_64__)
 // Values (a built-in variable's address cannot be taken in CUDA), read past the instrumentation.
 namespace cusim::detail {
-CUSIM_RUNTIME_INLINE inline uint3 thread_index() noexcept { return runtime_read(this_thread().thread_idx); }
-CUSIM_RUNTIME_INLINE inline uint3 block_index() noexcept { return runtime_read(runtime_read(this_thread().block)->block_idx); }
+// The copies in builtins_, after this_thread's test that a kernel runs.
+CUSIM_RUNTIME_INLINE inline uint3 thread_index() noexcept {
+  (void)this_thread();
+  return builtins_.thread_idx;
+}
+CUSIM_RUNTIME_INLINE inline uint3 block_index() noexcept {
+  (void)this_thread();
+  return builtins_.block_idx;
+}
 }  // namespace cusim::detail
 #  define threadIdx (::cusim::detail::thread_index())
 #  define blockIdx (::cusim::detail::block_index())
 CUSIM_RUNTIME_INLINE inline dim3 cusim_block_dim_() {
   using namespace ::cusim::detail;
-  return runtime_read(runtime_read(this_thread().block)->block_dim);
+  (void)this_thread();
+  return dim3(builtins_.block_dim.x, builtins_.block_dim.y, builtins_.block_dim.z);
 }
 CUSIM_RUNTIME_INLINE inline dim3 cusim_grid_dim_() {
   using namespace ::cusim::detail;
-  return runtime_read(runtime_read(this_thread().block)->grid_dim);
+  (void)this_thread();
+  return dim3(builtins_.grid_dim.x, builtins_.grid_dim.y, builtins_.grid_dim.z);
 }
 #else
 #  define threadIdx (::cusim::detail::this_thread().thread_idx)
