@@ -119,7 +119,8 @@
       f.bad = (site.bank_conflicts || 0) > 0;
     } else {
       f.sectorsPerReq = ratio(site.sectors, req);
-      // Fewest sectors the request's bytes can fit: the active lanes' bytes, 32 to a sector.
+      // The sectors of a coalesced request: the active lanes' bytes, 32 to a sector (lanes sharing an
+      // element, a broadcast, need fewer).
       f.ideal = Math.max(1, Math.ceil((Math.min(lanes, warpSize) * bytes) / 32));
       f.bad = f.sectorsPerReq !== null && f.sectorsPerReq > f.ideal * 1.01 + 0.0001;
     }
@@ -277,10 +278,10 @@
                                    class: r.bad ? "bar bad" : "bar good"}));
       const ix = labelW + (r.ideal / max) * barW;
       root.appendChild(sv("line", {x1: ix, y1: y, x2: ix, y2: y + rowH - 4, class: "ideal"},
-                          sv("title", {}, `fewest possible: ${r.ideal} ${r.unit} per request`)));
+                          sv("title", {}, `${r.ideal} ${r.unit} per request when the lanes access consecutive elements`)));
       root.appendChild(text(labelW + (r.value / max) * barW + 6, y + 15, `${fmt(r.value, 2)} ${r.unit}/req`, {class: "bar-value"}));
     });
-    root.appendChild(text(labelW, rows.length * rowH + 24, "black tick: the fewest a request of this size can need", {class: "caption"}));
+    root.appendChild(text(labelW, rows.length * rowH + 24, "black tick: what a request needs when its active lanes access consecutive elements (lanes that share an element need less)", {class: "caption"}));
     return root;
   }
 
@@ -298,7 +299,7 @@
     const gx = Math.min(grid[0], 16), gy = Math.min(grid[1], 16);
     const cell = Math.max(6, Math.min(16, Math.floor(200 / Math.max(gx, gy))));
     const ox = Math.max(240, 30 + gx * cell);
-    const width = ox + cols * tw + 20;
+    const width = ox + Math.max(cols * tw, 440) + 20;
     const height = 60 + Math.max(gy * cell, rows * th) + 10;
     const root = svgRoot(width, height, `${k.name}: grid ${dims(grid)} of blocks ${dims(block)}`);
     root.appendChild(text(10, 16, `grid ${dims(grid)}: ${fmt(product(grid))} blocks`, {class: "caption"}));
@@ -486,7 +487,7 @@
                 `${f.ideal} at best), ${fmt(site.bank_conflicts)} bank conflicts, ${fmt(f.lanes, 2)} active lanes per request.`;
       } else {
         words = `${fmt(site.requests)} requests, ${fmt(site.sectors)} sectors (${fmt(f.sectorsPerReq, 2)} per request, ` +
-                `${f.ideal} at best for ${fmt(f.lanes, 2)} active lanes).`;
+                `${f.ideal} when ${fmt(f.lanes, 2)} active lanes access consecutive elements).`;
       }
       const card = el("figure", {class: "site-card" + (f.bad ? " bad" : ""), id: `site-${slug(k.name)}-${i}`},
                       el("figcaption", {}, el("b", {}, title), " — ", words));
