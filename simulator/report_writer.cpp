@@ -168,7 +168,6 @@ void put_counts_metrics(std::string& out, const report_kernel& k) {
   metric("smsp__sass_inst_executed_op_shared_ld.sum", n(k.shared_ld.requests));
   metric("smsp__sass_inst_executed_op_shared_st.sum", n(k.shared_st.requests));
   metric("smsp__sass_inst_executed_op_shared_atom.sum", n(k.shared_atom.requests));
-  metric("smsp__inst_executed_op_barrier.sum", n(k.barriers));
   metric("smsp__thread_inst_executed_per_inst_executed.ratio",
          k.instructions + k.barriers == 0 ? "null"
                                           : number(ratio(k.thread_instructions + k.barrier_lanes, k.instructions + k.barriers)));
