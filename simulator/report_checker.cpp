@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <mutex>
 
 namespace cusim::sim {
@@ -49,6 +50,12 @@ std::string base_name(std::string text) {
   return out.empty() ? text : out;
 }
 
+/// "/work/shared/k.cu" for "/work/main/../shared/k.cu": a file as the report names it.
+std::string normal_path(const char* file) {
+  if (file == nullptr || *file == '\0') return "";
+  return std::filesystem::path(file).lexically_normal().string();
+}
+
 struct kernel_place {
   std::string name, file;
   unsigned line = 0;
@@ -64,7 +71,7 @@ const kernel_place& place_of_kernel(const void* address) {
     kernel_place& k = it->second;
     if (address != nullptr) {
       const code_place p = place_of(reinterpret_cast<std::uintptr_t>(address));
-      k.file = p.file;
+      k.file = normal_path(p.file.c_str());
       k.line = p.line;
       int status = 0;
       char* demangled = abi::__cxa_demangle(p.function.c_str(), nullptr, nullptr, &status);
@@ -378,7 +385,7 @@ void report_checker::settle_instruction(const block_track& bt, const warp_instru
   std::int32_t& index = report_site_of_[w.site][static_cast<int>(kind)];
   if (index < 0) {
     // Several code addresses of one line (an unrolled loop, say) are one site of the report.
-    const std::string file = info.key.file != nullptr ? info.key.file : "";
+    const std::string file = normal_path(info.key.file);
     for (std::size_t i = 0; i < kernel_.sites.size() && index < 0; ++i) {
       const report_site& s = kernel_.sites[i];
       if (s.line == info.key.line && s.space == info.space && s.kind == kind && s.file == file)
