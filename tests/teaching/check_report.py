@@ -7,9 +7,10 @@
 report_cases (plain CUDA through the nvcc driver) and report_api (cusim's API) run with
 CUSIM_REPORT; their report.json is compared with the figures worked out by hand in EXPECTED
 below (each derivation beside it), and the JSON's shape with the one agreed for report.html.
-Also: cudaDeviceReset writes the report of what ran before it; a directory that cannot be written
+Also: the same figures under CUSIM_CHECK=race,init,sync and CUSIM_SCHEDULE=random; cudaDeviceReset
+writes the report of what ran before it; a directory that cannot be written
 is a one-line message and the program's own exit status; without CUSIM_REPORT nothing is written.
-Exits 1 on the first list of differences. --self-test: a wrong figure must be caught.
+Exits 1 with the list of differences; a copy of the report with one wrong figure must be caught.
 """
 import argparse
 import copy
@@ -184,6 +185,15 @@ def main():
     check_report(wrong, {"rmw_shared": EXPECTED["rmw_shared"]}, caught)
     if not caught:
         problems.append("self-test: a wrong bank-conflict figure was not caught")
+
+    # The same counts whatever else observes the launch or however its threads are scheduled.
+    for name, extra in (("checked", {"CUSIM_CHECK": "race,init,sync"}), ("shuffled", {"CUSIM_SCHEDULE": "random:7"})):
+        other = work / name
+        run(args.cases, {"CUSIM_REPORT": str(other), **extra}, work)
+        got = {k["name"]: k["metrics"] for k in json.loads((other / "report.json").read_text())["kernels"]}
+        for k in report["kernels"]:
+            if got.get(k["name"]) != k["metrics"]:
+                problems.append(f"{k['name']}: other figures with {extra}")
 
     reset_dir = work / "reset"
     r = run(args.cases, {"CUSIM_REPORT": str(reset_dir), "REPORT_CASES_RESET": "1"}, work)
