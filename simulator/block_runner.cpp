@@ -444,7 +444,7 @@ bool finish_thread() {
 
 void poll_yield() {
   sim::thread_record& t = sim::current_record("an atomic poll");
-  if (t.block->phased) [[unlikely]] sim::fail_wait_in_phases(t, "a spin on an atomic", {});
+  if (t.block->phased) [[unlikely]] return sim::poll_in_phases(t);
   sim::runner_of(t).poll_yield(t);
 }
 

@@ -8,6 +8,7 @@
 #include "block_state.hpp"
 #include "launch_state.hpp"
 
+#include <cstdint>
 #include <cstring>
 #include <memory>
 #include <new>
@@ -61,6 +62,38 @@ namespace cusim::sim {
 
 void fail_wait_in_phases(const detail::sim_thread& t, std::string_view what, const detail::source_location& site) {
   raise_fault(wait_in_phases_error(t.thread_idx, t.block->block_idx, what, site));
+}
+
+namespace {
+
+/// The idle polls in a row of one thread of a block run in phases, with no progress in between.
+struct phased_polls {
+  const detail::block_info* block = nullptr;
+  uint3 block_idx{}, thread_idx{};
+  std::uint64_t progress = 0;
+  std::uint32_t count = 0;
+};
+thread_local phased_polls polls_in_phases;
+
+bool same(uint3 a, uint3 b) { return a.x == b.x && a.y == b.y && a.z == b.z; }
+
+}  // namespace
+
+void poll_in_phases(const detail::sim_thread& t) {
+  // The driver phases atomics that cannot be a spin (a discarded result, or one read outside any
+  // loop without a barrier): an atomicMax that changes nothing many times in a row is no wait
+  // there. A spin from code it did not see still ends, as a tagged error, after
+  // phased_poll_limit polls in a row while nothing else in the block progresses.
+  phased_polls& p = polls_in_phases;
+  const detail::block_info& b = *t.block;
+  if (p.block != &b || !same(p.block_idx, b.block_idx) || !same(p.thread_idx, t.thread_idx) ||
+      p.progress != b.progress) {
+    p = phased_polls{&b, b.block_idx, t.thread_idx, b.progress, 0};
+  }
+  if (++p.count >= phased_poll_limit) {
+    p = phased_polls{};
+    fail_wait_in_phases(t, "a spin on an atomic", {});
+  }
 }
 
 }  // namespace cusim::sim

@@ -13,4 +13,13 @@ namespace cusim::sim {
 [[noreturn, gnu::cold]] void fail_wait_in_phases(const detail::sim_thread& t, std::string_view what,
                                                  const detail::source_location& site);
 
+/// Polls in a row (each detail::poll_yield_threshold atomics that changed nothing) after which a
+/// thread of a block run in phases is taken for a spin: about four million atomics.
+inline constexpr unsigned phased_poll_limit = 1u << 18;
+
+/// An atomic poll (poll_yield) in a block run in phases: counted, and past phased_poll_limit in
+/// a row with no progress in the block a spin from code the driver did not see
+/// (fail_wait_in_phases).
+void poll_in_phases(const detail::sim_thread& t);
+
 }  // namespace cusim::sim

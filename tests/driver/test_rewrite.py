@@ -351,7 +351,19 @@ class Phases(unittest.TestCase):
         cases = {
             "a barrier in a branch": ("  s[t] = in[t];\n", "  if (t < 8) __syncthreads();\n"),
             "a warp shuffle": ("  s[t] = in[t];\n", "  s[t] = __shfl_down_sync(0xffffffffu, in[t], 1);\n"),
-            "an atomic": ("  s[t] = in[t];\n", "  atomicAdd(out, in[t]);\n"),
+            "an atomic that may spin": ("  s[t] = in[t];\n", "  atomicCAS((int*)out, 0, 1);\n"),
+            "an atomic's result read in a loop without a barrier": (
+                "  s[t] = in[t];\n", "  while (atomicAdd((int*)out, 0) == 0) {}\n"),
+            "an atomic's result read in a loop's condition": (
+                "  s[t] = in[t];\n", "  for (int k = 0; atomicMax((int*)out, k) < 4; ++k) {}\n"),
+            "an atomic inside another": ("  s[t] = in[t];\n", "  atomicAdd((int*)out, atomicExch((int*)out, 1));\n"),
+            "volatile read in a loop without a barrier": (
+                "  s[t] = in[t];\n", "  volatile float* f = out;\n  while (f[0] == 0) {}\n"),
+            "a volatile cast in a loop without a barrier": (
+                "  s[t] = in[t];\n", "  while (((volatile float*)out)[0] == 0) {}\n"),
+            "a call reaching a barrier inside a condition": ("  s[t] = in[t];\n", "  if (waits(t)) s[t] = 0;\n"),
+            "a call reaching a barrier beside a subscript": ("  s[t] = in[t];\n", "  s[t] = in[t] + waits(t);\n"),
+            "a call reaching a barrier with an early return": ("  s[t] = in[t];\n", "  s[t] = early(t);\n"),
             "a call of a function not defined here": ("  s[t] = in[t];\n", "  s[t] = helper(in[t]);\n"),
             "a local of a type not known to be trivial": ("  s[t] = in[t];\n", "  Thing x = make(t);\n"),
             "an auto local": ("  s[t] = in[t];\n", "  auto x = in[t];\n"),
@@ -364,9 +376,13 @@ class Phases(unittest.TestCase):
             "a conditional directive": ("  s[t] = in[t];\n", "#ifdef X\n  s[t] = in[t];\n#endif\n"),
             "a parameter's address taken": ("  s[t] = in[t];\n", "  const float** p = &in;\n"),
         }
+        helpers = ("__device__ unsigned waits(unsigned x) { __syncthreads(); return x + 1; }\n"
+                   "__device__ unsigned early(unsigned x) { if (x) return 1; __syncthreads(); return x; }\n")
         for what, (old, new) in cases.items():
             src = self.KERNEL.replace(old, new, 1)
             self.assertNotEqual(src, self.KERNEL, what)
+            if "waits(" in new or "early(" in new:
+                src = helpers + src
             with self.subTest(what):
                 try:
                     self.assertIsNone(self.phased(src))
@@ -426,9 +442,15 @@ class Phases(unittest.TestCase):
         src = self.KERNEL.replace("  const unsigned t = threadIdx.x;\n",
                                   "  auto [x, y] = cusim::grid<2>();\n  const auto t = threadIdx.x;\n")
         out = self.phased(src)
-        self.assertIn("cusim_pb_.slots<std::remove_cv_t<std::decay_t<decltype(cusim::grid<2>())>>>()", out)
+        # [x, y] is named in one stretch only: a local of it, with no slot.
+        self.assertNotIn("cusim_pb_.slots<std::remove_cv_t<std::decay_t<decltype(cusim::grid<2>())>>>()", out)
+        self.assertIn("std::remove_cv_t<std::decay_t<decltype(cusim::grid<2>())>> cusim_l0_{};", out)
         self.assertIn("[[maybe_unused]] auto& [x, y] = (cusim_l0_ = ", out)
         self.assertIn("[[maybe_unused]] const auto& t = cusim_l1_;", out)
+        # Named after a barrier too, it lives in a slot per thread.
+        out = self.phased(src.replace("out[0] = s[0];", "out[0] = s[0] + x;"))
+        self.assertIn("cusim_pb_.slots<std::remove_cv_t<std::decay_t<decltype(cusim::grid<2>())>>>()", out)
+        self.assertIn("cusim_v0_[cusim_i_] = cusim_l0_;", out)
 
     def test_kernels_without_barriers_are_left_as_they_are(self):
         src = "__global__ void k(float* p) { p[threadIdx.x] = 1; }\n"
@@ -554,7 +576,7 @@ class Phases(unittest.TestCase):
     def test_the_decisions_are_reported_on_request(self):
         import contextlib
         import io
-        src = self.KERNEL + self.KERNEL.replace("void k(", "void k2(").replace("  s[t] = in[t];\n", "  atomicAdd(out, 1.0f);\n")
+        src = self.KERNEL + self.KERNEL.replace("void k(", "void k2(").replace("  s[t] = in[t];\n", "  atomicExch(out, 1.0f);\n")
         err = io.StringIO()
         old = os.environ.get("CUSIM_NVCC_PHASES_REPORT")
         os.environ["CUSIM_NVCC_PHASES_REPORT"] = "1"
@@ -567,7 +589,7 @@ class Phases(unittest.TestCase):
             else:
                 os.environ["CUSIM_NVCC_PHASES_REPORT"] = old
         self.assertEqual(err.getvalue(), "t.cu:1: cusim nvcc: kernel k: phased\n"
-                                         "t.cu:12: cusim nvcc: kernel k2: not phased: atomicAdd\n")
+                                         "t.cu:12: cusim nvcc: kernel k2: not phased: atomicExch\n")
         err = io.StringIO()
         with contextlib.redirect_stderr(err):
             rewrite.rewrite(src, "t.cu")

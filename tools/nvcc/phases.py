@@ -26,7 +26,7 @@ import os
 import re
 import sys
 
-from tokens import TRIVIA, Cursor, RewriteError, line_directive, tokenize
+from tokens import TRIVIA, Cursor, RewriteError, Token, line_directive, tokenize
 
 __all__ = ["wanted", "phased_body", "function_fitness"]
 
@@ -57,13 +57,12 @@ _SCALARS.add("dim3")
 # loops cannot follow, or hide code.
 _FORBIDDEN = {
     "goto", "asm", "__asm__", "__asm", "try", "throw", "co_await", "co_yield", "co_return", "static", "thread_local",
-    "volatile", "__syncthreads_count", "__syncthreads_and", "__syncthreads_or", "__syncwarp", "__activemask",
+    "__syncthreads_count", "__syncthreads_and", "__syncthreads_or", "__syncwarp", "__activemask",
     "cooperative_groups", "this_thread_block", "this_grid", "tiled_partition", "coalesced_threads", "sync",
     "clock", "clock64", "__nanosleep", "new", "delete", "malloc", "free", "switch", "case", "default", "operator",
     "template", "typedef", "using", "struct", "class", "union", "enum", "__shfl_sync",
 }
-_FORBIDDEN_PREFIXES = ("atomic", "__shfl", "__ballot", "__any", "__all", "__match", "__reduce", "__threadfence",
-                       "cg", "__builtin")
+_FORBIDDEN_PREFIXES = ("atomic", "__shfl", "__ballot", "__any", "__all", "__match", "__reduce", "cg", "__builtin")
 
 # Functions a phase may call: they cannot wait for other threads.
 _KNOWN_CALLS = {
@@ -83,13 +82,48 @@ _KNOWN_CALLS = {
     "make_char2", "make_uchar2", "make_short2", "make_int2", "make_uint2", "make_int3", "make_uint3",
     "make_int4", "make_uint4", "make_float2", "make_float3", "make_float4", "make_double2", "make_longlong2",
     "umin", "umax", "llmin", "llmax", "ullmin", "ullmax", "size", "extent", "data", "x", "y", "z", "w",
+    "__threadfence", "__threadfence_block", "__threadfence_system",  # fences: they order, never wait
 }
 _CONTROL = {"if", "for", "while", "do", "else", "return", "break", "continue"}
+
+
+# The atomics that never wait: read-modify-writes that cannot fail (not atomicCAS or atomicExch,
+# the spin's usual means). One whose result no thread reads cannot be a spin either.
+_RMW_ATOMIC = re.compile(r"atomic(Add|Sub|Min|Max|And|Or|Xor|Inc|Dec)(_block|_system)?$")
 
 
 def _waits(tok):
     """Whether the token is an identifier of _FORBIDDEN, or opens with one of its prefixes."""
     return tok.kind == "id" and (tok.text in _FORBIDDEN or tok.text.startswith(_FORBIDDEN_PREFIXES))
+
+
+def _atomic_call(cursor, k):
+    """For an identifier at k (significant tokens of `cursor`) naming one of _RMW_ATOMIC and
+    called: "discarded" when the call is a whole expression statement (`atomicAdd(&h[b], 1);`,
+    after `;`, `{`, `}`, `else`, `do`, the ) of an if, for or while, or `(void)`), "read" when its
+    result is read, None when it is no such call or its arguments hold another atomic."""
+    t = cursor.t
+    if not (t[k].kind == "id" and _RMW_ATOMIC.match(t[k].text)) or not cursor.is_punct(cursor.next_sig(k), "("):
+        return None
+    b = cursor.prev_sig(k)
+    if b >= 0 and t[b].kind == "punct" and t[b].text in (".", "->", "::"):
+        return None
+    lp = cursor.next_sig(k)
+    rp = cursor.match_forward(lp)
+    if rp < 0 or any(_waits(t[m]) for m in range(lp, rp)):
+        return None
+    if not cursor.is_punct(cursor.next_sig(rp), ";"):
+        return "read"
+    if b < 0 or t[b].kind == "punct" and t[b].text in (";", "{", "}") or t[b].kind == "id" and t[b].text in (
+            "else", "do"):
+        return "discarded"
+    if cursor.is_punct(b, ")"):
+        o = cursor.match_backward(b)
+        before = cursor.prev_sig(o) if o >= 0 else -1
+        inner = [t[m].text for m in cursor.sig_between(o, b)] if o >= 0 else []
+        if inner == ["void"] or before >= 0 and t[before].kind == "id" and t[before].text in ("if", "for", "while"):
+            return "discarded"
+    return "read"
 
 
 class _Unfit(Exception):
@@ -110,7 +144,7 @@ class _Var:
 
 
 class _Phaser:
-    def __init__(self, view, texts, path, open_i, close_i, functions, params, shared=()):
+    def __init__(self, view, texts, path, open_i, close_i, functions, params, shared=(), template=None):
         self.view = view  # a Cursor over the file's tokens
         self.bound_shared = set(shared)  # namespace-scope __shared__ variables bound before the body
         self.t = view.t
@@ -132,8 +166,10 @@ class _Phaser:
         self.shared = []  # token ranges of the __shared__ declarations, run once
         self.phases = 0
         self.regions = []  # the loops and blocks holding barriers around the statement at hand
-        self.type_params, self.value_params = _template_params(view, open_i)
+        self.type_params, self.value_params = template or _template_params(view, open_i)
         self.guards = []  # types of replicated variables spelled with a template type parameter
+        self.segments = 0  # the segments of phases made so far (phase(): a thread's turn is one or more)
+        self.named_in = {}  # a variable's slot -> the segments that name it
 
     # -- tokens
     def tok(self, p):
@@ -213,7 +249,7 @@ class _Phaser:
             tok = self.t[k]
             if p in self.exempt:
                 continue
-            if _waits(tok):
+            if _waits(tok) and not self.atomic_fit(p):
                 raise _Unfit(tok.text)
             elif tok.kind == "punct":
                 if tok.text == "[" and p > 0:
@@ -223,6 +259,7 @@ class _Phaser:
                         raise _Unfit("a lambda")
                 if tok.text == "<" and self.is_p(p + 1, "<") and self.is_p(p + 2, "<"):
                     raise _Unfit("a launch")
+        self.screen_volatile()
         for p in range(len(self.sig)):
             name = self.tok(p).text
             if self.tok(p).kind == "id" and name in self.params and self.writes(p) and name not in self.written:
@@ -233,6 +270,49 @@ class _Phaser:
                     raise _Unfit(f"a write to the parameter {name}")
                 self.check_address_taken(name)
                 self.written.append(name)
+
+    def atomic_fit(self, p):
+        """An atomic of _RMW_ATOMIC at p cannot wait: its result discarded, or read outside every
+        loop without a barrier (where no spin can be)."""
+        use = _atomic_call(self.body, p)
+        if use == "discarded":
+            return True
+        if use != "read":
+            return False
+        for q in range(len(self.sig)):
+            if self.text(q) in ("for", "while", "do") and self.tok(q).kind == "id" and q < p:
+                _, lo, hi, _ = self.statement(q, len(self.sig))
+                if lo <= p <= hi and not self.has_barrier(lo, hi):
+                    raise _Unfit(f"{self.text(p)}'s result read in a loop without a barrier (a spin?)")
+        return True
+
+    def screen_volatile(self):
+        """`volatile` (scan's `volatile uint *s_Data`) is fit where it cannot be a spin on another
+        thread's store, which in phases would never see the store: no loop without a barrier in it
+        names a variable declared volatile, or holds the word (a cast)."""
+        names = set()
+        for p in range(len(self.sig)):
+            if self.text(p) != "volatile":
+                continue
+            q, last = p, None
+            while q < len(self.sig) and not (self.tok(q).kind == "punct" and self.tok(q).text in
+                                             ("=", ";", ",", ")", "[", "(", "{")):
+                if self.tok(q).kind == "id":
+                    last = self.tok(q).text
+                q += 1
+            if last:
+                names.add(last)
+        if not names:
+            return
+        for p in range(len(self.sig)):
+            if self.text(p) not in ("for", "while", "do") or self.tok(p).kind != "id":
+                continue
+            _, lo, hi, _ = self.statement(p, len(self.sig))
+            if self.has_barrier(lo, hi):
+                continue
+            for q in range(lo, hi + 1):
+                if self.tok(q).kind == "id" and (self.tok(q).text in names or self.tok(q).text == "volatile"):
+                    raise _Unfit(f"volatile {self.tok(q).text} in a loop without a barrier (a spin on a store?)")
 
     def writes(self, p):
         """Whether the name at p is assigned, incremented or has its address taken: a kernel's
@@ -269,6 +349,8 @@ class _Phaser:
         for name in _called_names([self.tok(p) for p in range(lo, hi + 1) if p not in self.exempt]):
             if name in _CONTROL or name == "__syncthreads" or name in _KNOWN_CALLS or name in _SCALARS:
                 continue
+            if _RMW_ATOMIC.match(name):
+                continue  # screened where it stands (atomic_fit)
             if name in self.views or name in self.shared_views():
                 continue  # a checked view's element, A(i, j)
             if name in self.params or name in self.replicated_names():
@@ -363,7 +445,7 @@ class _Phaser:
             raise _Unfit(f"a statement opening with {first}")
         k = 0
         cv = []
-        while k < len(words) and words[k].kind == "id" and words[k].text in ("const", "__restrict__"):
+        while k < len(words) and words[k].kind == "id" and words[k].text in ("const", "volatile", "__restrict__"):
             cv.append(words[k].text)
             k += 1
         base = []
@@ -382,17 +464,17 @@ class _Phaser:
                      self.bound_shared | self.value_params |
                      {n for n in getattr(self.functions, "functions", ()) if self.functions.get(n)} |
                      {"threadIdx", "blockIdx", "blockDim", "gridDim", "__syncthreads"})
-            if k == 0 and first in known and not (len(words) > 1 and words[1].kind == "id"):
+            if k == 0 and (first in known or _RMW_ATOMIC.match(first)) and not (len(words) > 1 and words[1].kind == "id"):
                 return None
             raise _Unfit(f"a statement opening with {first}")
-        while k < len(words) and words[k].kind == "id" and words[k].text == "const":
-            cv.append("const")
+        while k < len(words) and words[k].kind == "id" and words[k].text in ("const", "volatile"):
+            cv.append(words[k].text)
             k += 1
         out = []
         p = lo + k
         while p <= hi:
             ptr = ""
-            while p <= hi and (self.is_p(p, "*") or self.text(p) in ("const", "__restrict__")):
+            while p <= hi and (self.is_p(p, "*") or self.text(p) in ("const", "volatile", "__restrict__")):
                 ptr += " " + self.text(p) if self.tok(p).kind == "id" else "*"
                 p += 1
             if p > hi or self.tok(p).kind != "id":
@@ -493,13 +575,31 @@ class _Phaser:
             k -= 1
         return width
 
-    def phase(self, pieces, scope):
-        """One loop over the live threads running `pieces`: ("stmt", lo, hi) statements,
-        ("decl", lo, hi, vars, decls) declarations of replicated variables, ("text", code).
-        `scope`: the replicated variables declared before; only those the pieces name are
-        copied in, and of those only the ones not const are copied back."""
+    def phase(self, segments):
+        """One loop over the live threads running, for each thread in turn, each segment's
+        `pieces`: ("stmt", lo, hi) statements, ("decl", lo, hi, vars, decls) declarations of
+        replicated variables, ("text", code). A segment's `scope`: the replicated variables
+        declared before it; only those its pieces name are copied in, and of those only the ones
+        not const are copied back. Segments follow each other in one thread's turn, each a C++
+        scope of its own: what follows a block holding barriers, after the block's last phase."""
         self.phases += 1
         label = f"cusim_exit_{self.phases}_"
+        code = [" { ::cusim::detail::phase_cursor cusim_c_(cusim_pb_); while (cusim_c_.next()) {"
+                " [[maybe_unused]] const unsigned cusim_i_ = cusim_c_.i;"]
+        uses_exit = False
+        for pieces, scope in segments:
+            if pieces:
+                self.segments += 1
+                text, exits = self.segment(pieces, scope, label)
+                code.append(text)
+                uses_exit = uses_exit or exits
+        if uses_exit:
+            code.append(f" continue; {label}: cusim_c_.exit();")
+        code.append(" } }")
+        return "".join(code)
+
+    def segment(self, pieces, scope, label):
+        """One segment of a phase (phase()): its code for one thread, and whether it may return."""
         declared = [v for piece in pieces if piece[0] == "decl" for v in piece[3]]
         named = set()
         for piece in pieces:
@@ -524,9 +624,9 @@ class _Phaser:
                 body.append(piece[1])
                 continue
             if piece[0] == "decl" and any(n in bound for v in piece[3] for n in v.names):
-                # A loop's variable named as one of the scope around it (`for (uint stride = ...`
-                # where a parameter is `stride`): its binder, and what follows it in the phase (the
-                # loop's first vote), in a scope of their own, as the loop's are.
+                # A variable named as one of the scope around it (`for (uint stride = ...` where a
+                # parameter is `stride`, an inlined function's `pos`): its binder, and what follows
+                # it in the segment, in a scope of their own, as in the source.
                 body.append(" {")
                 nested += 1
             if piece[0] == "decl":
@@ -543,8 +643,9 @@ class _Phaser:
                 else:
                     body.append(f" [[maybe_unused]] {v.binder} = (cusim_l{v.slot}_ = "
                                 + self.chunk(init[0], init[1], label) + ");")
-        code = [" { ::cusim::detail::phase_cursor cusim_c_(cusim_pb_); while (cusim_c_.next()) {"
-                " [[maybe_unused]] const unsigned cusim_i_ = cusim_c_.i;"]
+        for v in used + declared:
+            self.named_in.setdefault(v.slot, set()).add(self.segments)
+        code = [" {"]
         for v in used:
             code.append(f" std::remove_cv_t<{v.type}> cusim_l{v.slot}_ = cusim_v{v.slot}_[cusim_i_];")
         for v in declared:
@@ -555,11 +656,10 @@ class _Phaser:
         code.extend(body)
         code.append(" }" * nested + " }")
         for v in [v for v in used if not v.const] + declared:
-            code.append(f" cusim_v{v.slot}_[cusim_i_] = cusim_l{v.slot}_;")
-        if uses_exit:
-            code.append(f" continue; {label}: cusim_c_.exit();")
-        code.append(" } }")
-        return "".join(code)
+            # Dropped (run) for a variable no other segment names: it needs no slot.
+            code.append(f"{_SLOT_MARK}{v.slot}{_SLOT_MARK} cusim_v{v.slot}_[cusim_i_] = cusim_l{v.slot}_;{_SLOT_MARK}")
+        code.append(" }")
+        return "".join(code), uses_exit
 
     def declare(self, decls, scope):
         """New replicated variables for `decls` (declaration() of one statement), added to scope."""
@@ -573,18 +673,25 @@ class _Phaser:
         scope.extend(new)
         return new
 
-    def level(self, stmts, scope, top, tail=()):
+    def level(self, stmts, scope, top, tail=(), head=None, open_end=False):
         """The code of a barrier level: its phases, loops and barriers, then the pieces of `tail`
-        in its last phase. scope: the variables visible on entry (a copy is extended here)."""
+        in its last phase. scope: the variables visible on entry (a copy is extended here).
+        head: the segments ((pieces, scope before them)) of the level around, pending when a
+        block of its own opens: its first phase runs them first, the last joined by the block's
+        first statements. open_end: the last phase left pending, returned with the code as
+        segments, for the level around to go on with after the block."""
         scope = list(scope)
         code = []
-        pieces = []
-        scope_before = [list(scope)]
+        head = list(head or [])
+        pieces = list(head[-1][0]) if head else []
+        scope_before = [list(head[-1][1]) if head else list(scope)]
+        segments = head[:-1]  # closed segments of the pending phase
 
         def flush():
-            if pieces:
-                code.append(self.phase(list(pieces), scope_before[0]))
-                pieces.clear()
+            if pieces or any(seg[0] for seg in segments):
+                code.append(self.phase(segments + [(list(pieces), scope_before[0])]))
+            pieces.clear()
+            segments.clear()
             scope_before[0] = list(scope)
 
         for kind, lo, hi, parts in stmts:
@@ -614,11 +721,16 @@ class _Phaser:
                 continue
             if kind == "block" and barrier:
                 # A block of its own ({ ... } as a statement): its statements a level, its
-                # variables ending with it.
-                flush()
+                # variables ending with it. The statements pending before it open its first
+                # phase (its names may shadow theirs: phase() scopes a binder that does).
                 self.regions.append((lo, hi))
-                code.append(self.level(self.statements(lo + 1, hi - 1), scope, False))
+                inner, pending = self.level(self.statements(lo + 1, hi - 1), scope, False,
+                                            head=segments + [(list(pieces), scope_before[0])], open_end=True)
                 self.regions.pop()
+                code.append(inner)
+                segments[:] = pending  # its last phase goes on with what follows it
+                pieces.clear()
+                scope_before[0] = list(scope)
                 continue
             if barrier:
                 raise _Unfit(f"__syncthreads inside {kind}")
@@ -637,6 +749,8 @@ class _Phaser:
                 continue
             pieces.append(("stmt", lo, hi))
         pieces.extend(tail)
+        if open_end:
+            return "".join(code), segments + [(list(pieces), scope_before[0])]
         flush()
         return "".join(code)
 
@@ -738,12 +852,19 @@ class _Phaser:
                   for k, n in enumerate(self.written)]
         self.vars.extend(params)
         code = self.level(stmts, params, True)
+        # A variable only one segment names (an inlined function's argument, a local of one
+        # stretch) is a local of that segment: no slot, no copy back.
+        local = {v.slot for v in self.vars if v not in params and len(self.named_in.get(v.slot, ())) <= 1}
+        code = re.sub(f"{_SLOT_MARK}(\\d+){_SLOT_MARK}([^{_SLOT_MARK}]*){_SLOT_MARK}",
+                      lambda m: "" if int(m.group(1)) in local else m.group(2), code)
         self.screen_calls(0, len(self.sig) - 1)  # now that the variables and __shared__ names are known
         head = [" if (::cusim::detail::phases_begin()) {"]
         for lo, hi in self.shared:
             head.append(self.chunk(lo, hi))
         head.append(" ::cusim::detail::phase_block cusim_pb_;")
         for v in self.vars:
+            if v.slot in local:
+                continue
             init = v.names[0] if v in params else ""
             head.append(f" std::remove_cv_t<{v.type}>* const cusim_v{v.slot}_ = "
                         f"cusim_pb_.slots<std::remove_cv_t<{v.type}>>({init});")
@@ -758,6 +879,225 @@ class _Phaser:
         return "".join(head) + code + " return; }\n" + line_directive(line, self.path)
 
 
+# -- __device__ functions holding barriers, inlined into the kernel's phased copy
+
+_SLOT_MARK = "\x01"  # brackets a variable's copy back to its slot in the code before run() decides on it
+_FN_QUALIFIERS = {"inline", "__inline__", "__forceinline__", "__device__", "static", "constexpr", "__noinline__"}
+# What may stand beside an inlined call in its statement: names, numbers and operators that
+# neither call, index, branch nor short-circuit (so evaluating them after the callee's body is
+# evaluating them as the call's statement does).
+_BESIDE_CALL = {"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=", "+", "-", "*", "/", "%", "&", "|",
+                "^", "<<", ">>", "~", "!", "==", "!=", "<", ">", "<=", ">=", ".", "::"}
+_INLINE_DEPTH = 8
+
+
+class _Inliner:
+    """A kernel's body with each call of a `__device__` function of the same file that reaches a
+    barrier (`scan1Exclusive(idata, s_Data, size, cta)`) replaced by the function's body, for the
+    phased copy only: `R cusim_rN_; { P cusim_aN_k = arg; ... { P param = cusim_aN_k; ... body,
+    its final `return e;` as `cusim_rN_ = e;` } ... cusim_rN_ ...;` (a parameter may name an
+    argument's variable: `uint size = cusim_aN_2;` after the arguments' own). A `cg::thread_block`
+    parameter becomes a block handle of its own (`cg::thread_block cta = cg::this_thread_block();`:
+    a thread_block is the block's group whatever the argument), so its syncs are the block's
+    barriers. The tokens keep their lines: reports and #line name the callee's source."""
+
+    def __init__(self, view, texts, fit):
+        self.view = view
+        self.texts = texts
+        self.fit = fit
+        self.count = 0
+
+    def body(self, open_i, close_i):
+        """(tokens, texts) of the kernel's body from its { to its }, the calls inlined."""
+        seq = [(self.view.t[k], self.texts[k]) for k in range(open_i, close_i + 1)]
+        seq = self.expand(seq, 0)
+        return [tok for tok, _ in seq], [text for _, text in seq]
+
+    def callee(self, name):
+        """(return type tokens, [(type tokens, name, handle)], {, }) of the one definition of name."""
+        v = self.view
+        t = v.t
+        defs = getattr(self.fit, "defs", {}).get(name, [])
+        if len(defs) != 1:
+            raise _Unfit(f"a barrier in {name}, not a function this file defines once")
+        lo, hi = defs[0]
+        r = v.prev_sig(lo)
+        lp = v.match_backward(r) if v.is_punct(r, ")") else -1
+        n = v.prev_sig(lp) if lp >= 0 else -1
+        if n < 0 or t[n].text != name:
+            raise _Unfit(f"a barrier in {name}, a function of a shape not inlined")
+        ret = []
+        j = v.prev_sig(n)
+        while j >= 0 and not (t[j].kind == "pp" or t[j].kind == "punct" and t[j].text in (";", "{", "}")):
+            ret.insert(0, t[j])
+            j = v.prev_sig(j)
+        if any(tok.kind == "punct" and tok.text in ("<", ">", "&", "&&", "::") for tok in ret) or any(
+                tok.text in ("template", "__global__", "operator") for tok in ret):
+            raise _Unfit(f"a barrier in {name}, a template, member or function returning a reference")
+        ret = [tok for tok in ret if tok.text not in _FN_QUALIFIERS]
+        if not ret:
+            raise _Unfit(f"a barrier in {name}, a function without a return type")
+        params = []
+        for part in self.split_commas(lp, r):
+            toks = [t[k] for k in part]
+            if not toks or [x.text for x in toks] == ["void"] and len(part) == 1:
+                continue
+            if any(x.kind == "punct" and x.text in ("=", "[", "(", "...") for x in toks) or toks[-1].kind != "id":
+                raise _Unfit(f"a barrier in {name}, a parameter of a shape not inlined")
+            typ = toks[:-1]
+            words = [x.text for x in typ if x.text not in ("const", "&")]
+            handle = words in (["cg", "::", "thread_block"], ["cooperative_groups", "::", "thread_block"],
+                               ["thread_block"])
+            if not handle and any(x.kind == "punct" and x.text in ("&", "&&") for x in typ):
+                raise _Unfit(f"a barrier in {name}, a reference parameter")
+            params.append(([x for x in typ if x.text not in ("const", "&")] if handle else typ, toks[-1].text, handle))
+        return ret, params, lo, hi
+
+    def split_commas(self, lp, rp, cursor=None):
+        """The significant token indices between the ( at lp and the ) at rp, split at top-level commas."""
+        c = cursor or self.view
+        parts = [[]]
+        k = c.next_sig(lp)
+        while k < rp:
+            if c.is_punct(k, ","):
+                parts.append([])
+            elif c.t[k].kind == "punct" and c.t[k].text in ("(", "[", "{"):
+                e = c.match_forward(k)
+                parts[-1].extend(m for m in range(k, e + 1) if c.t[m].kind not in TRIVIA)
+                k = e
+            else:
+                parts[-1].append(k)
+            k = c.next_sig(k)
+        return parts if parts != [[]] else []
+
+    def expand(self, seq, depth):
+        """seq ((token, text) pairs) with the calls of functions that reach a barrier inlined."""
+        barriers = getattr(self.fit, "barriers", ())
+        k = 0
+        while k < len(seq):
+            tok = seq[k][0]
+            c = Cursor([x for x, _ in seq])
+            if not (tok.kind == "id" and tok.text in barriers and c.is_punct(c.next_sig(k), "(")) or (
+                    c.prev_sig(k) >= 0 and c.t[c.prev_sig(k)].kind == "punct" and
+                    c.t[c.prev_sig(k)].text in (".", "->", "::")):
+                k += 1
+                continue
+            if depth >= _INLINE_DEPTH:
+                raise _Unfit(f"calls reaching a barrier nested too deep ({tok.text})")
+            seq, k = self.inline_call(seq, c, k, depth)
+        return seq
+
+    def inline_call(self, seq, c, k, depth):
+        """seq with the call whose name is at k inlined; and where to go on scanning."""
+        name = seq[k][0].text
+        line = seq[k][0].line
+        lp = c.next_sig(k)
+        rp = c.match_forward(lp)
+        # The statement around the call: from after the last ; { } before it to the ; after it.
+        s = k
+        j = c.prev_sig(k)
+        while j >= 0 and not (c.t[j].kind == "pp" or c.t[j].kind == "punct" and c.t[j].text in (";", "{", "}")):
+            if c.t[j].kind == "punct" and c.t[j].text in (")", "]"):
+                raise _Unfit(f"a call of {name} (it reaches a barrier) in a condition or an expression's parentheses")
+            s = j
+            j = c.prev_sig(j)
+        e = c.next_sig(rp)
+        while e < len(seq) and not c.is_punct(e, ";"):
+            e = c.next_sig(e)
+        if e >= len(seq):
+            raise _Unfit(f"a call of {name} (it reaches a barrier) not in a statement")
+        beside = [m for m in c.sig_between(s - 1, k)] + [m for m in c.sig_between(rp, e)]
+        for m in beside:
+            x = c.t[m]
+            if x.kind == "id" and x.text in _CONTROL | {"switch", "case", "default"} or x.kind == "punct" and x.text not in _BESIDE_CALL:
+                raise _Unfit(f"a call of {name} (it reaches a barrier) beside `{x.text}` in its statement")
+        for m in range(s, e + 1):
+            if seq[m][1] != seq[m][0].text and m not in range(lp, rp + 1):
+                raise _Unfit(f"a call of {name} (it reaches a barrier) in a statement the rewrite changed")
+        ret, params, lo, hi = self.callee(name)
+        void = [x.text for x in ret] == ["void"]
+        if void and beside:
+            raise _Unfit(f"a call of void {name} inside an expression")
+        args = self.split_commas(lp, rp, c)
+        if len(args) != len(params):
+            raise _Unfit(f"a call of {name} with other than one argument per parameter")
+        self.count += 1
+        n = self.count
+        result = f"cusim_r{n}_"
+
+        def syn(kind, text):
+            return (Token(kind, text, line), text)
+
+        def words(toks):
+            out = []
+            for x in toks:
+                out += [syn("ws", " "), syn(x.kind, x.text)]
+            return out
+
+        glue = [syn("nl", "\n")]
+        if not void:
+            glue += words(ret) + [syn("ws", " "), syn("id", result), syn("punct", ";")]
+        glue += [syn("ws", " "), syn("punct", "{")]
+        for q, ((typ, pname, handle), arg) in enumerate(zip(params, args)):
+            if handle:
+                if len(arg) != 1 or c.t[arg[0]].kind != "id":
+                    raise _Unfit(f"a call of {name} whose thread_block argument is no name")
+                continue
+            glue += words(typ) + [syn("ws", " "), syn("id", f"cusim_a{n}_{q}_"), syn("ws", " "), syn("punct", "=")]
+            glue += [seq[m] for m in range(arg[0], arg[-1] + 1)] + [syn("punct", ";")]
+        for q, (typ, pname, handle) in enumerate(params):
+            if handle:
+                ns = [x for x in typ if x.text != "thread_block"]
+                glue += words(typ) + [syn("ws", " "), syn("id", pname), syn("ws", " "), syn("punct", "=")]
+                glue += words(ns + [Token("id", "this_thread_block", line)])
+                glue += [syn("punct", "("), syn("punct", ")"), syn("punct", ";")]
+            else:
+                glue += words(typ) + [syn("ws", " "), syn("id", pname), syn("ws", " "), syn("punct", "="),
+                                      syn("ws", " "), syn("id", f"cusim_a{n}_{q}_"), syn("punct", ";")]
+        body = [(self.view.t[m], self.texts[m]) for m in range(lo + 1, hi)]
+        body = self.final_return(body, name, result, void)
+        body = self.expand(body, depth + 1)
+        glue += body + [syn("nl", "\n"), syn("punct", "}"), syn("nl", "\n")]
+        if not beside:
+            tail = []
+            seq = seq[:s] + glue + seq[e + 1:]
+            return seq, s + len(glue)
+        col = 0
+        m = s - 1
+        while m >= 0 and "\n" not in seq[m][0].text:
+            col += len(seq[m][1])
+            m -= 1
+        if m >= 0:
+            col += len(seq[m][0].text) - seq[m][0].text.rindex("\n") - 1
+        tail = [syn("ws", " " * col)] + seq[s:k] + [syn("id", result)] + seq[rp + 1:e + 1]
+        seq = seq[:s] + glue + tail + seq[e + 1:]
+        return seq, s + len(glue) + len(tail)
+
+    def final_return(self, body, name, result, void):
+        """The callee's body with its last statement `return e;` as `result = e;`; no other return."""
+        c = Cursor([x for x, _ in body])
+        returns = [m for m, (x, _) in enumerate(body) if x.kind == "id" and x.text == "return"]
+        if void:
+            if returns:
+                raise _Unfit(f"a return in {name}, which reaches a barrier")
+            return body
+        last = c.prev_sig(len(body))
+        if not c.is_punct(last, ";"):
+            raise _Unfit(f"{name} (it reaches a barrier) does not end with return")
+        j = c.prev_sig(last)
+        s = last
+        while j >= 0 and not (c.t[j].kind == "pp" or c.t[j].kind == "punct" and c.t[j].text in (";", "{", "}")):
+            if c.t[j].kind == "punct" and c.t[j].text in (")", "]"):
+                j = c.match_backward(j)
+            s = j
+            j = c.prev_sig(j)
+        if returns != [s]:
+            raise _Unfit(f"a return in {name} (it reaches a barrier) other than its last statement")
+        line = body[s][0].line
+        return body[:s] + [(Token("id", result, line), result), (Token("ws", " ", line), " "),
+                           (Token("punct", "=", line), "=")] + body[s + 1:]
+
+
 def phased_body(view, texts, path, open_i, close_i, functions, params, shared=()):
     """The text to put after the { at open_i of a kernel's body (closing at close_i): the phased
     form, or "" when the kernel is not fit for it. view: a Cursor over the tokens of the file
@@ -766,7 +1106,14 @@ def phased_body(view, texts, path, open_i, close_i, functions, params, shared=()
     With CUSIM_NVCC_PHASES_REPORT=1 in the environment, the decision on each kernel with a
     barrier is a line on stderr (report)."""
     try:
-        code = _Phaser(view, texts, path, open_i, close_i, functions, params, shared).run()
+        reached = set(_called_names([view.t[k] for k in view.sig_between(open_i, close_i)]))
+        if reached & set(getattr(functions, "barriers", ())):
+            # Barriers in functions it calls: the phased form is made from the body with them inlined.
+            tokens, body_texts = _Inliner(view, texts, functions).body(open_i, close_i)
+            code = _Phaser(Cursor(tokens), body_texts, path, 0, len(tokens) - 1, functions, params, shared,
+                           _template_params(view, open_i)).run()
+        else:
+            code = _Phaser(view, texts, path, open_i, close_i, functions, params, shared).run()
         if code:
             report(view, path, open_i, None)
         return code or ""
@@ -875,6 +1222,9 @@ def function_fitness(view, functions, path=None):
             called.add(name)
     fit = _Fitness({name: False for name in bodies})
     fit.functions = called
+    fit.defs = {}  # name -> [({, })] of this file's functions: what a kernel's phased copy may inline
+    for name, lo, hi, _, _ in functions:
+        fit.defs.setdefault(name, []).append((lo, hi))
     changed = True
     while changed:  # from "unfit" up: a recursion stays unfit
         changed = False
@@ -888,11 +1238,13 @@ def function_fitness(view, functions, path=None):
                     tok = tokens[k]
                     if members is not None and tok.kind == "id" and tok.text in ("operator", "template", "typename"):
                         continue  # a class's own conversions and operators, checked as its members are
-                    if _waits(tok) or tok.kind == "id" and tok.text == "__syncthreads":
-                        ok = False
+                    if _waits(tok) and _atomic_call(cursor, k) != "discarded" or tok.kind == "id" and tok.text in (
+                            "__syncthreads", "volatile"):
+                        ok = False  # (an atomic whose result is read: the function may be called in a loop)
                     elif tok.kind == "pp" or (tok.kind == "punct" and tok.text == "<" and cursor.adjacent(k, 3, "<")):
                         ok = False
                 if ok and not all(c in _CONTROL or c in _KNOWN_CALLS or c in _SCALARS or c in _views(params) or
+                                  _RMW_ATOMIC.match(c) or
                                   c in (members or ()) or fit.get(c)
                                   for c in _called_names([tokens[k] for k in cursor.sig_between(lo, hi)])):
                     ok = False
@@ -978,6 +1330,7 @@ class _Fitness(dict):
     them (not classes or macros: only a call of one of those may open a statement)."""
     functions = frozenset()
     barriers = frozenset()  # the names whose code reaches a barrier
+    defs = {}  # name -> [({, })] of each function of this file of that name
 
 
 def _classes(view):
