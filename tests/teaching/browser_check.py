@@ -132,7 +132,7 @@ def check(page, screenshot, kernels):
             problems.append(f"{dom.svgs} SVG pictures for {len(expected)} kernels (at least 2 each expected)")
         # The screenshot: the page's height is not known to the command line; 1400 wide and tall
         # enough for a few kernels.
-        height = min(16000, 1200 + 2600 * max(1, len(expected)))
+        height = min(10000, 1200 + 2600 * max(1, len(expected)))
         shots = [(screenshot, url, height)]
         stem, suffix = os.path.splitext(screenshot)
         for kernel in kernels:
