@@ -510,6 +510,36 @@
   }
 
   // ---- the page ------------------------------------------------------------------------------
+  // All kernels side by side (naive against tiled against padded), each name a link to its section.
+  function overview() {
+    const perReq = (m, s, r) => ratio(m[s], m[r]);
+    const cell = (value, bad, digits) => el("td", {class: "num" + (bad ? " bad" : "")}, fmt(value, digits));
+    const rows = kernels.map((k) => {
+      const m = k.metrics || {};
+      const sites = k.sites || [];
+      const badGlobal = (kind) => sites.some((s) => s.space === "global" && s.kind === kind && siteFigures(s).bad);
+      const ld = perReq(m, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum");
+      const st = perReq(m, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum");
+      const cl = m["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"];
+      const cs = m["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"];
+      const lanes = m["smsp__thread_inst_executed_per_inst_executed.ratio"];
+      return el("tr", {},
+                el("th", {scope: "row"}, el("a", {href: `#kernel-${slug(k.name)}`}, el("code", {}, k.name))),
+                cell(ld, badGlobal("load"), 2), cell(st, badGlobal("store"), 2),
+                cell(cl, cl > 0), cell(cs, cs > 0),
+                cell(lanes, typeof lanes === "number" && lanes < warpSize - 0.005, 2),
+                el("td", {class: "num"}, (k.occupancy && typeof k.occupancy.theoretical_pct === "number"
+                                           ? fmt(k.occupancy.theoretical_pct, 1) + "%" : "–")));
+    });
+    const head = ["kernel", "global load sectors/request", "global store sectors/request", "shared load bank conflicts",
+                  "shared store bank conflicts", "threads per warp instruction", "theoretical occupancy"];
+    return el("section", {class: "overview"}, el("h2", {}, "All kernels"),
+              el("table", {class: "figures overview"}, el("thead", {}, el("tr", {}, head.map((h) => el("th", {}, h)))),
+                 el("tbody", {}, rows)),
+              el("p", {class: "note"}, "Red: more than the access needs (an access site that is not coalesced, a bank " +
+                 "conflict, a warp instruction run by part of its warp). Click a kernel for its source and pictures."));
+  }
+
   function kernelSection(k) {
     const m = k.metrics || {};
     const section = el("section", {class: "kernel", id: `kernel-${slug(k.name)}`, "data-kernel": k.name});
@@ -557,10 +587,7 @@
     `${kernels.length} kernel${kernels.length === 1 ? "" : "s"} on ${device.name || "the simulated device"} ` +
     `(compute capability ${cc}, ${fmt(device.multiprocessors)} multiprocessors), counted by ${report.tool || "cusim"} ` +
     "on every access of every lane.";
-  if (!only && kernels.length > 1) {
-    const nav = el("nav", {}, "Kernels: ", kernels.map((k, i) => [i ? ", " : "", el("a", {href: `#kernel-${slug(k.name)}`}, k.name)]));
-    main.appendChild(nav);
-  }
+  if (!only && kernels.length > 1) main.appendChild(overview());
   if (only && !shown.length) main.appendChild(el("p", {class: "note"}, `No kernel named ${only[1]} in this report.`));
   for (const k of shown) main.appendChild(kernelSection(k));
   // The browser test reads these: the page drew without an exception.
