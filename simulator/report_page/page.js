@@ -580,7 +580,12 @@
   }
 
   const main = document.getElementById("kernels");
-  const only = /(?:^|[#&])kernel=([^&]+)/.exec(decodeURIComponent(location.hash || ""));
+  let hash = location.hash || "";
+  try {
+    hash = decodeURIComponent(hash);
+  } catch (e) {  // a malformed %-escape: read the hash as it is
+  }
+  const only = /(?:^|[#&])kernel=([^&]+)/.exec(hash);
   const shown = only ? kernels.filter((k) => k.name === only[1]) : kernels;
   const cc = Array.isArray(device.compute_capability) ? device.compute_capability.join(".") : "?";
   document.getElementById("summary").textContent =
