@@ -210,13 +210,19 @@ void report_checker::accessed(thread_record& t, block_context& b, const access_e
     break;
   }
   const bool shared = is_shared(e.space);
-  auto [site_it, fresh_site] =
-      site_ids_.try_emplace(site_key{e.site.file, e.site.line, e.site.column, shared}, static_cast<std::uint32_t>(sites_.size()));
-  if (fresh_site) {
-    sites_.push_back({site_it->first, shared ? report_space::shared : report_space::global});
-    report_site_of_.push_back({-1, -1, -1});
+  const site_key key{e.site.file, e.site.line, e.site.column, shared};
+  cached_site& cached = site_cache_[(reinterpret_cast<std::uintptr_t>(key.file) >> 3 ^ key.line * 31u ^ key.column * 7u ^
+                                     static_cast<unsigned>(shared)) %
+                                    site_cache_.size()];
+  if (cached.id == UINT32_MAX || !(cached.key == key)) {
+    auto [site_it, fresh_site] = site_ids_.try_emplace(key, static_cast<std::uint32_t>(sites_.size()));
+    if (fresh_site) {
+      sites_.push_back({site_it->first, shared ? report_space::shared : report_space::global});
+      report_site_of_.push_back({-1, -1, -1});
+    }
+    cached = {key, site_it->second};
   }
-  const std::uint32_t site = site_it->second;
+  const std::uint32_t site = cached.id;
   std::uint32_t n = 0;
   auto exec = std::find_if(tt.executions.begin(), tt.executions.end(), [&](const auto& x) { return x.first == site; });
   if (exec == tt.executions.end()) tt.executions.emplace_back(site, 1);

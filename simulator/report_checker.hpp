@@ -135,6 +135,12 @@ class report_checker final : public checker {
   unsigned threads_per_block_ = 0;
   bool handed_over_ = false;
   std::unordered_map<site_key, std::uint32_t, site_hash> site_ids_;
+  /// In front of site_ids_: the last site seen in each of a few slots.
+  struct cached_site {
+    site_key key{nullptr, 0, 0, false};
+    std::uint32_t id = UINT32_MAX;
+  };
+  std::array<cached_site, 256> site_cache_{};
   std::vector<site_info> sites_;
   /// Per site id and kind: the index in kernel_.sites, or -1.
   std::vector<std::array<std::int32_t, 3>> report_site_of_;
