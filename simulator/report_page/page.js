@@ -281,7 +281,7 @@
                           sv("title", {}, `${r.ideal} ${r.unit} per request when the lanes access consecutive elements`)));
       root.appendChild(text(labelW + (r.value / max) * barW + 6, y + 15, `${fmt(r.value, 2)} ${r.unit}/req`, {class: "bar-value"}));
     });
-    root.appendChild(text(labelW, rows.length * rowH + 24, "black tick: what a request needs when its active lanes access consecutive elements (lanes that share an element need less)", {class: "caption"}));
+    root.appendChild(text(labelW, rows.length * rowH + 24, "black tick: what a coalesced (global) or conflict-free (shared) request needs", {class: "caption"}));
     return root;
   }
 
