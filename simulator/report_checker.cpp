@@ -257,6 +257,7 @@ void report_checker::add_lane(block_track& bt, thread_track& tt, std::uint32_t w
     warp_instruction& w = bt.instructions.emplace_back();
     w.site = site;
     w.warp = warp;
+    w.n = n;
   }
   warp_instruction& w = bt.instructions[at];
   if (w.count == w.lanes.size()) {  // cannot be: a lane's n-th execution comes once
@@ -346,7 +347,28 @@ std::exception_ptr report_checker::launch_ended() {
 }
 
 void report_checker::settle(block_track& bt) noexcept {
+  fresh_examples_.clear();
   for (const warp_instruction& w : bt.instructions) settle_instruction(bt, w);
+  try {  // the examples taken here: the same execution of their site by the next warps (3 at most)
+    for (const auto& [index, site, n] : fresh_examples_) {
+      report_site& s = kernel_.sites[index];
+      if (!s.has_example || !s.more.empty()) continue;
+      std::vector<const warp_instruction*> next;
+      for (const warp_instruction& w : bt.instructions)
+        if (w.site == site && w.n == n && w.warp > s.example.warp) next.push_back(&w);
+      std::sort(next.begin(), next.end(), [](const auto* a, const auto* b) { return a->warp < b->warp; });
+      if (next.size() > 3) next.resize(3);
+      for (const warp_instruction* w : next) {
+        std::array<lane_access, 32> lanes;
+        for (std::uint32_t i = 0; i < w->count; ++i) lanes[i] = {w->lanes[i].address, w->lanes[i].bytes, w->lanes[i].lane};
+        const std::span<const lane_access> active(lanes.data(), w->count);
+        const unsigned figure = s.space == report_space::shared ? shared_wavefronts(active).wavefronts : global_sectors(active);
+        s.more.push_back(example_of(bt, *w, figure));
+      }
+    }
+  } catch (...) {  // no memory: the example alone
+  }
+  fresh_examples_.clear();
   bt.instructions.clear();
   bt.index.clear();
   for (thread_track& tt : bt.thread) tt.last = -1;
@@ -356,13 +378,11 @@ void report_checker::settle_instruction(const block_track& bt, const warp_instru
   const site_info& info = sites_[w.site];
   bool store = false, atomic = false;
   std::array<lane_access, 32> lanes;
-  std::uint32_t widest = 0;
   for (std::uint32_t i = 0; i < w.count; ++i) {
     const lane_record& r = w.lanes[i];
     lanes[i] = {r.address, r.bytes, r.lane};
     store |= r.kind == access_kind::store;
     atomic |= r.kind == access_kind::atomic;
-    widest = std::max(widest, r.bytes);
   }
   const std::span<const lane_access> active(lanes.data(), w.count);
   const report_kind kind = atomic ? report_kind::atomic : store ? report_kind::store : report_kind::load;
@@ -420,24 +440,31 @@ void report_checker::settle_instruction(const block_track& bt, const warp_instru
   if (!s.has_example || figure > s.worst) {
     s.has_example = true;
     s.worst = figure;
-    report_example& ex = s.example;
-    ex.block = bt.block_idx;
-    ex.warp = w.warp;
-    ex.bytes = widest;
-    ex.base_mod_128 = 0;
-    ex.lanes.clear();
-    std::uintptr_t base = 0;
-    if (!shared && w.count > 0) {
-      if (const device_shadow* d = find_shadow(reinterpret_cast<const void*>(w.lanes[0].address))) base = d->base;
-      ex.base_mod_128 = static_cast<unsigned>(base % 128);
-    }
-    for (std::uint32_t i = 0; i < w.count; ++i) {
-      const lane_record& r = w.lanes[i];
-      ex.lanes.push_back({r.lane, r.address - base, index_of(bt.block_dim, std::uint64_t{w.warp} * 32 + r.lane)});
-    }
-    std::sort(ex.lanes.begin(), ex.lanes.end(), [](const auto& a, const auto& b) { return a.lane < b.lane; });
+    s.example = example_of(bt, w, figure);
+    s.more.clear();
+    fresh_examples_.push_back({static_cast<std::uint32_t>(index), w.site, w.n});
   }
 } catch (...) {  // no memory: the instruction goes uncounted
+}
+
+report_example report_checker::example_of(const block_track& bt, const warp_instruction& w, unsigned figure) const {
+  const bool shared = sites_[w.site].space == report_space::shared;
+  report_example ex;
+  ex.block = bt.block_idx;
+  ex.warp = w.warp;
+  ex.figure = figure;
+  std::uintptr_t base = 0;
+  for (std::uint32_t i = 0; i < w.count; ++i) ex.bytes = std::max(ex.bytes, w.lanes[i].bytes);
+  if (!shared && w.count > 0) {
+    if (const device_shadow* d = find_shadow(reinterpret_cast<const void*>(w.lanes[0].address))) base = d->base;
+    ex.base_mod_128 = static_cast<unsigned>(base % 128);
+  }
+  for (std::uint32_t i = 0; i < w.count; ++i) {
+    const lane_record& r = w.lanes[i];
+    ex.lanes.push_back({r.lane, r.address - base, index_of(bt.block_dim, std::uint64_t{w.warp} * 32 + r.lane)});
+  }
+  std::sort(ex.lanes.begin(), ex.lanes.end(), [](const auto& a, const auto& b) { return a.lane < b.lane; });
+  return ex;
 }
 
 void report_checker::hand_over() noexcept {

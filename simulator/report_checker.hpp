@@ -56,6 +56,7 @@ class report_checker final : public checker {
     warp_instruction() noexcept {}  // the lanes are written as they come, not zeroed first
     std::uint32_t site = 0;
     std::uint32_t warp = 0;
+    std::uint32_t n = 0;  ///< the execution of its site
     std::uint32_t count = 0;
     std::array<lane_record, 32> lanes;
   };
@@ -128,6 +129,7 @@ class report_checker final : public checker {
   void settle(block_track& bt) noexcept;
   void settle_finished_blocks(const block_context* starting) noexcept;
   void settle_instruction(const block_track& bt, const warp_instruction& w) noexcept;
+  report_example example_of(const block_track& bt, const warp_instruction& w, unsigned figure) const;
   void hand_over() noexcept;
 
   report_kernel kernel_;
@@ -145,6 +147,9 @@ class report_checker final : public checker {
   /// Per site id and kind: the index in kernel_.sites, or -1.
   std::vector<std::array<std::int32_t, 3>> report_site_of_;
   std::vector<std::unique_ptr<block_track>> blocks_, spare_;
+  /// Sites whose example a settle just took (report site, site id, execution): the same
+  /// execution by the next warps of the block is added to it (report_site::more).
+  std::vector<std::array<std::uint32_t, 3>> fresh_examples_;
 };
 
 }  // namespace cusim::sim

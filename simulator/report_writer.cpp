@@ -51,6 +51,7 @@ void merge_site(std::vector<report_site>& into, report_site&& s) {
       t.has_example = true;
       t.worst = s.worst;
       t.example = std::move(s.example);
+      t.more = std::move(s.more);
     }
     return;
   }
@@ -178,6 +179,22 @@ void put_counts_metrics(std::string& out, const report_kernel& k) {
   metric("launch__occupancy_limit_registers", "null", true);
 }
 
+std::string example_json(const report_example& e, bool shared) {
+  std::string out = "{\"block\": [" + std::to_string(e.block.x) + ", " + std::to_string(e.block.y) + ", " +
+                    std::to_string(e.block.z) + "], \"warp\": " + std::to_string(e.warp) + ", \"bytes\": " +
+                    std::to_string(e.bytes) + ", \"base_mod_32\": " + std::to_string(e.base_mod_128 % 32) +
+                    ", \"base_mod_128\": " + std::to_string(e.base_mod_128) + ", \"sectors\": " +
+                    std::to_string(shared ? 0 : e.figure) + ", \"wavefronts\": " + std::to_string(shared ? e.figure : 0) +
+                    ",\n        \"lanes\": [";
+  for (std::size_t i = 0; i < e.lanes.size(); ++i) {
+    const report_example_lane& l = e.lanes[i];
+    out += (i ? ", " : "") + std::string("{\"lane\": ") + std::to_string(l.lane) + ", \"offset\": " + std::to_string(l.offset) +
+           ", \"thread\": [" + std::to_string(l.thread.x) + ", " + std::to_string(l.thread.y) + ", " +
+           std::to_string(l.thread.z) + "]}";
+  }
+  return out + "]}";
+}
+
 void put_site(std::string& out, const report_site& s, bool last) {
   const bool shared = s.space == report_space::shared;
   out += "      {\"file\": ";
@@ -189,19 +206,12 @@ void put_site(std::string& out, const report_site& s, bool last) {
   else out += ", \"wavefronts\": 0, \"bank_conflicts\": 0";
   out += ", \"active_lanes_mean\": " + number(ratio(s.lanes, s.requests));
   if (s.has_example) {
-    const report_example& e = s.example;
-    out += ",\n       \"example\": {\"block\": [" + std::to_string(e.block.x) + ", " + std::to_string(e.block.y) + ", " +
-           std::to_string(e.block.z) + "], \"warp\": " + std::to_string(e.warp) + ", \"bytes\": " + std::to_string(e.bytes) +
-           ", \"base_mod_32\": " + std::to_string(e.base_mod_128 % 32) + ", \"base_mod_128\": " + std::to_string(e.base_mod_128) +
-           ", \"sectors\": " + std::to_string(shared ? 0 : s.worst) + ", \"wavefronts\": " + std::to_string(shared ? s.worst : 0) +
-           ",\n        \"lanes\": [";
-    for (std::size_t i = 0; i < e.lanes.size(); ++i) {
-      const report_example_lane& l = e.lanes[i];
-      out += (i ? ", " : "") + std::string("{\"lane\": ") + std::to_string(l.lane) + ", \"offset\": " + std::to_string(l.offset) +
-             ", \"thread\": [" + std::to_string(l.thread.x) + ", " + std::to_string(l.thread.y) + ", " +
-             std::to_string(l.thread.z) + "]}";
+    out += ",\n       \"example\": " + example_json(s.example, shared);
+    if (!s.more.empty()) {
+      out += ",\n       \"examples\": [" + example_json(s.example, shared);
+      for (const report_example& e : s.more) out += ",\n        " + example_json(e, shared);
+      out += "]";
     }
-    out += "]}";
   }
   out += last ? "}\n" : "},\n";
 }

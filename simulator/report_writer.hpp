@@ -31,6 +31,7 @@ struct report_example {
   unsigned warp = 0;
   unsigned bytes = 0;
   unsigned base_mod_128 = 0;  ///< the allocation's base address % 128 (0 for shared memory)
+  unsigned figure = 0;        ///< its sectors (global) or wavefronts (shared)
   std::vector<report_example_lane> lanes;
 };
 
@@ -53,6 +54,7 @@ struct report_site {
   unsigned worst = 0;  ///< the most sectors or wavefronts of one request: the example's
   bool has_example = false;
   report_example example;
+  std::vector<report_example> more;  ///< the next warps' requests of the example's block at the same execution
 };
 
 /// The counts of one space and kind, in Nsight Compute's sense.

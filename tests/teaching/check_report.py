@@ -140,6 +140,10 @@ def rmw_site_checks(report, problems):
     offsets = [l["offset"] for l in s["example"]["lanes"]]
     if offsets != [16 * t for t in range(16)]:
         problems.append(f"rmw_shared: the += example's offsets {offsets}")
+    loads = [s for s in k["sites"] if s["space"] == "global" and s["kind"] == "load"]
+    warps = [e["warp"] for e in loads[0].get("examples", [])] if loads else []
+    if warps != [0, 1] or loads[0]["examples"][1]["lanes"][0]["offset"] != 128:
+        problems.append(f"rmw_shared: the in[] load's examples are warps {warps}, expected 0 and 1 (offsets 0 and 128)")
     src = k.get("source")
     if not src or not any("s[4 * t] += s[4 * t + 2]" in line for line in src["lines"]):
         problems.append("rmw_shared: the kernel's source lines are missing from the report")
