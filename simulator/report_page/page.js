@@ -159,7 +159,8 @@
       x += sectorW;
     }
     const laneW = 30, rowH = 30;
-    const width = Math.max(x + 10, warpSize * laneW + 20);
+    const rowTextX = 10 + warpSize * laneW + 10;  // each warp's words, right of its lanes
+    const width = Math.max(x + 10, rowTextX + (examples.length > 1 ? 260 : 0));
     const memY = 30 + examples.length * rowH + 90;
     const height = memY + 70;
     const root = svgRoot(width, height, `global ${site.kind} at line ${site.line}: lanes to elements and sectors`);
@@ -189,10 +190,16 @@
         const element = Math.floor((each[r].base + l.offset) / bytes);
         if (!owner.has(element)) owner.set(element, ex.warp || 0);
       }
-      captions.push(`warp ${ex.warp} of block ${dims(ex.block)}: ${active.size} active lanes, ` +
-                    `${each[r].sectors.length} sector${each[r].sectors.length === 1 ? "" : "s"}`);
+      const sectors = `${each[r].sectors.length} sector${each[r].sectors.length === 1 ? "" : "s"}`;
+      captions.push(`warp ${ex.warp} of block ${dims(ex.block)}: ${active.size} active lanes, ${sectors}`);
+      if (examples.length > 1)
+        root.appendChild(text(rowTextX, 45 + r * rowH, `warp ${ex.warp}: ${active.size} lanes, ${sectors}`,
+                              {class: "caption", style: `fill: ${colour}`}));
     });
-    root.appendChild(text(10, 20, captions.join("; "), {class: "caption"}));
+    const blocks = [...new Set(examples.map((ex) => dims(ex.block)))];
+    root.appendChild(text(10, 20, examples.length > 1 ? `${examples.length} warps of block${blocks.length > 1 ? "s" : ""} ` +
+                                                        `${blocks.join(", ")}, a row each, coloured by warp` : captions[0],
+                          {class: "caption"}));
     // Each sector's first element, as the kernel indexes the allocation (where the boxes have room).
     const base = each[0].base;
     let lastLabelEnd = -Infinity;
