@@ -501,8 +501,16 @@
       // A global site's requests share one picture (lanes and elements coloured by warp); a shared
       // site's each have their banks.
       const drawn = examples.slice(0, 4);
-      if (site.space === "shared") {
-        for (const ex of drawn) card.appendChild(el("div", {class: "scroll"}, bankPicture(site, ex)));
+      if (site.space === "shared" && drawn.length) {
+        // One request's banks; the other warps' behind a click (their wavefronts said first).
+        card.appendChild(el("div", {class: "scroll"}, bankPicture(site, drawn[0])));
+        if (drawn.length > 1) {
+          const others = drawn.slice(1);
+          card.appendChild(el("details", {class: "more"},
+            el("summary", {}, "The other warps drawn: " +
+               others.map((ex) => `warp ${ex.warp}, ${banksOf(ex).wavefronts} wavefront(s)`).join("; ")),
+            others.map((ex) => el("div", {class: "scroll"}, bankPicture(site, ex)))));
+        }
       } else if (drawn.length) {
         card.appendChild(el("div", {class: "scroll"}, globalPicture(site, drawn)));
       }
