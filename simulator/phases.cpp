@@ -28,14 +28,18 @@ void* phase_block::zeroed(std::size_t size, std::size_t align) {
   constexpr std::size_t line = 64;
   if (align > line) throw std::bad_alloc();  // cannot happen: the driver replicates scalars and vectors
   const std::size_t bytes = std::size_t{b_.nthreads} * size;
+  // Each buffer starts a few lines further into a 4 KiB page than the one before: a thread's
+  // slots, read and written together, would otherwise share their addresses' low 12 bits, which
+  // the processor takes for a store and a load to the same place (4K aliasing) and stalls.
+  const std::size_t skew = (b.phase_used % 31) * 2 * line;
   if (b.phase_used == b.phase_memory.size()) b.phase_memory.emplace_back();
   auto& buffer = b.phase_memory[b.phase_used++];
-  if (buffer.size < bytes + line) {
-    buffer.bytes = std::make_unique_for_overwrite<std::byte[]>(bytes + line);
-    buffer.size = bytes + line;
+  if (buffer.size < bytes + line + skew) {
+    buffer.bytes = std::make_unique_for_overwrite<std::byte[]>(bytes + line + skew);
+    buffer.size = bytes + line + skew;
   }
-  void* p = buffer.bytes.get();
-  std::size_t space = buffer.size;
+  void* p = buffer.bytes.get() + skew;
+  std::size_t space = buffer.size - skew;
   p = std::align(line, bytes, p, space);
   std::memset(p, 0, bytes);
   return p;
