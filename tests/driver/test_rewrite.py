@@ -438,6 +438,69 @@ class Phases(unittest.TestCase):
         self.assertIsNotNone(self.phased(calm + src))
         self.assertIsNone(self.phased(waits + src))
 
+    def test_a_called_function_holding_barriers_is_inlined_in_the_phased_copy(self):
+        # scan's shape: the block handle and a volatile shared pointer passed down two calls, the
+        # inner one's result in an expression of the outer one's return.
+        src = ("#include <cooperative_groups.h>\n"
+               "namespace cg = cooperative_groups;\n"
+               "__device__ unsigned inclusive(unsigned v, volatile unsigned* s, unsigned n, cg::thread_block cta) {\n"
+               "  unsigned pos = threadIdx.x + n;\n"
+               "  s[pos] = v;\n"
+               "  for (unsigned off = 1; off < n; off <<= 1) {\n"
+               "    cg::sync(cta);\n"
+               "    unsigned t = s[pos] + s[pos - off];\n"
+               "    cg::sync(cta);\n"
+               "    s[pos] = t;\n"
+               "  }\n"
+               "  return s[pos];\n"
+               "}\n"
+               "__device__ unsigned exclusive(unsigned v, volatile unsigned* s, unsigned n, cg::thread_block cta) {\n"
+               "  return inclusive(v, s, n, cta) - v;\n"
+               "}\n"
+               "__global__ void k(unsigned* out, const unsigned* in, unsigned n) {\n"
+               "  cg::thread_block cta = cg::this_thread_block();\n"
+               "  __shared__ unsigned s[512];\n"
+               "  unsigned pos = blockIdx.x * blockDim.x + threadIdx.x;\n"
+               "  unsigned v = in[pos];\n"
+               "  unsigned r = exclusive(v, s, n, cta);\n"
+               "  out[pos] = r;\n"
+               "}\n")
+        out = self.phased(src)
+        self.assertIsNotNone(out)
+        phased = out[:out.index("return; }\n#line ")]
+        # The callees' bodies, at their own lines; their results through cusim_rN_.
+        self.assertIn('#line 8 "t.cu"\n', phased)
+        self.assertIn("s[pos] + s[pos - off]", phased)
+        self.assertIn("cusim_r2_ = ", phased)
+        self.assertIn("cusim_r1_ = cusim_r2_ - v;", phased)
+        self.assertIn("unsigned& r = (cusim_l", phased)
+        self.assertIn("cusim_pb_.leave(::cusim::detail::source_location{__FILE__, 6, 0})", phased)
+        # Four phases: before the loop, the loop's two, after it (what follows the calls joins it).
+        self.assertEqual(phased.count("phase_cursor cusim_c_"), 4)
+        # A volatile read in a loop without a barrier (a spin) keeps the kernel on fibers.
+        spin = src.replace("  return s[pos];\n", "  while (s[0] == 0) {}\n  return s[pos];\n")
+        self.assertIsNone(self.phased(spin))
+
+    def test_atomics_that_cannot_wait_are_phased(self):
+        # histogram's shape: a __device__ function's atomicAdd, one in a loop, a ticket read outside loops.
+        src = ("__device__ void add(unsigned* h, unsigned b) { atomicAdd(h + b, 1); }\n"
+               "__device__ unsigned tickets;\n"
+               "__global__ void k(unsigned* hist, const unsigned char* data, unsigned n, unsigned* last) {\n"
+               "  __shared__ unsigned s[256];\n"
+               "  s[threadIdx.x] = 0;\n"
+               "  __syncthreads();\n"
+               "  for (unsigned i = threadIdx.x; i < n; i += blockDim.x) add(s, data[i]);\n"
+               "  __syncthreads();\n"
+               "  if (s[threadIdx.x] != 0) atomicAdd(&hist[threadIdx.x], s[threadIdx.x]);\n"
+               "  __threadfence();\n"
+               "  if (threadIdx.x == 0) { unsigned t = atomicInc(&tickets, gridDim.x - 1); *last = t; }\n"
+               "}\n")
+        self.assertIsNotNone(self.phased(src))
+        # A function whose atomic's result is read may be called in a loop: a spin, maybe.
+        self.assertIsNone(self.phased(src.replace("{ atomicAdd(h + b, 1); }", "{ while (atomicAdd(h + b, 0) == 0) {} }")))
+        self.assertIsNone(self.phased(src.replace("{ atomicAdd(h + b, 1); }", "{ if (atomicAdd(h + b, 1)) h[0] = 1; }")))
+        self.assertIsNone(self.phased(src.replace("atomicInc(&tickets", "atomicCAS(&tickets")))
+
     def test_auto_locals_whose_type_names_no_local_are_replicated(self):
         src = self.KERNEL.replace("  const unsigned t = threadIdx.x;\n",
                                   "  auto [x, y] = cusim::grid<2>();\n  const auto t = threadIdx.x;\n")
