@@ -276,6 +276,10 @@ extern "C" void __asan_handle_no_return() {}
 // Around a file's dynamic initialisers (initialisation-order checking: not done).
 extern "C" void __asan_before_dynamic_init(const void*) {}
 extern "C" void __asan_after_dynamic_init() {}
+// Clang's user-space form of the instrumentation (the driver's -asan-kernel=0) calls these from each
+// instrumented file's constructor: nothing to set up, the shadow is reserved (address_space.cpp).
+extern "C" void __asan_init() {}
+extern "C" void __asan_version_mismatch_check_v8() {}
 // Clang's instrumentation calls these for memcpy, memmove and memset.
 extern "C" void* __asan_memcpy(void* dst, const void* src, std::size_t n) {
   cusim::sim::check(address(src), n, false, __builtin_return_address(0));
