@@ -76,15 +76,28 @@ def per_request(sectors, requests):
     return sectors / requests if requests else 0.0
 
 
-def compare(report, rows):
-    """The table's lines and the list of failures (empty when every figure is within bounds)."""
+def compare(report, rows, extra_ld_conflicts=0.0, known=None, gpu_name="H100"):
+    """The table's lines and the list of failures (empty when every figure is within bounds).
+    extra_ld_conflicts: the GPU may count up to this many load conflicts per shared load request more
+    than cusim (one-sided: --extra-ld-conflicts). known: {(kernel, figure): reason} of differences
+    explained in docs/teaching.md; each must still differ (else the entry is stale: a failure)."""
+    known = dict(known or {})
+    seen_known = set()
+
+    def fail(name, figure, text):
+        if (name, figure) in known:
+            seen_known.add((name, figure))
+        else:
+            failures.append(text)
+
     kernels = {k["name"]: k for k in report["kernels"]}
     lines, failures = [], []
     header = (f"{'kernel':24} {'ld sect/req':>17} {'st sect/req':>17} {'ld bank conflicts':>21} "
               f"{'st bank conflicts':>21} {'lanes/inst':>13}")
     lines.append(header)
-    lines.append(f"{'':24} {'cusim':>8} {'H100':>8} {'cusim':>8} {'H100':>8} {'cusim':>10} {'H100':>10} "
-                 f"{'cusim':>10} {'H100':>10} {'cusim':>6} {'H100':>6}")
+    g_ = gpu_name
+    lines.append(f"{'':24} {'cusim':>8} {g_:>8} {'cusim':>8} {g_:>8} {'cusim':>10} {g_:>10} "
+                 f"{'cusim':>10} {g_:>10} {'cusim':>6} {g_:>6}")
     for name, gpu in rows.items():
         gpu = dict(gpu)
         fix = CODEGEN.get(name)
@@ -107,24 +120,43 @@ def compare(report, rows):
             g = per_request(gpu[M[kind + "_sec"]], gpu[M[kind + "_req"]])
             cells += [s, g]
             if abs(s - g) > SECTOR_TOLERANCE * max(g, 1e-9) and not (s == 0 and g == 0):
-                failures.append(f"{name}: {kind} sectors per request {s:.3f}, the H100's {g:.3f}")
+                fail(name, kind + "_sec", f"{name}: {kind} sectors per request {s:.3f}, the {gpu_name}'s {g:.3f}")
         for kind in ("ld", "st"):
             s = m[M[kind + "_conf"]]
             g = gpu[M[kind + "_conf"]]
             cells += [s, g]
             bound = CONFLICT_TOLERANCE * gpu[M[kind + "_wf"]]
-            if abs(s - g) > bound:
-                failures.append(f"{name}: {kind} bank conflicts {s:.0f}, the H100's {g:.0f} (bound {bound:.0f})")
+            extra = extra_ld_conflicts * gpu[M["ld_shared"]] if kind == "ld" else 0.0
+            if not (-bound <= g - s <= bound + extra):
+                fail(name, kind + "_conf",
+                     f"{name}: {kind} bank conflicts {s:.0f}, the {gpu_name}'s {g:.0f} (bound {bound:.0f}, {extra:.0f} more allowed)")
         s = m[M["lanes"]] or 0.0
         g = gpu[M["lanes"]]
         cells += [s, g]
         if abs(s - g) > LANE_TOLERANCE:
-            failures.append(f"{name}: {s:.2f} active lanes per warp instruction, the H100's {g:.2f}")
+            fail(name, "lanes", f"{name}: {s:.2f} active lanes per warp instruction, the {gpu_name}'s {g:.2f}")
         lines.append(f"{name + ('*' if fix else ''):24} {cells[0]:8.2f} {cells[1]:8.2f} {cells[2]:8.2f} {cells[3]:8.2f} "
                      f"{cells[4]:10.0f} {cells[5]:10.0f} {cells[6]:10.0f} {cells[7]:10.0f} {cells[8]:6.2f} {cells[9]:6.2f}")
     if any(n in CODEGEN for n in rows):
         lines.append("* the H100's figures brought back to the source's instructions (nvcc merged some: CODEGEN)")
+    for (name, figure), reason in known.items():
+        if (name, figure) in seen_known:
+            lines.append(f"known difference: {name} {figure}: {reason}")
+        else:
+            failures.append(f"{name}: {figure} is listed as a known difference but is within bounds (a stale entry)")
     return lines, failures
+
+
+def read_known(path):
+    """{(kernel, figure): reason} from lines `kernel figure  # reason`."""
+    known = {}
+    with open(path) as f:
+        for line in f:
+            words, _, reason = line.partition("#")
+            words = words.split()
+            if words:
+                known[(words[0], words[1])] = reason.strip()
+    return known
 
 
 def report_from_rows(rows):
@@ -168,7 +200,17 @@ def self_test(rows):
     if not compare(missing, rows)[1]:
         print("self-test: a kernel missing from the report was not caught")
         return 1
-    print(f"self-test: the CSV's figures pass, {len(checks)} wrong figures and a missing kernel fail")
+    name = next(iter(rows))
+    if not any("stale" in f for f in compare(exact, rows, known={(name, "ld_sec"): "test"})[1]):
+        print("self-test: a known difference that is within bounds was not caught as stale")
+        return 1
+    wrong = copy.deepcopy(exact)
+    wrong["kernels"][0]["metrics"][M["ld_sec"]] *= 2
+    if compare(wrong, rows, known={(name, "ld_sec"): "test"})[1]:
+        print("self-test: a known difference failed")
+        return 1
+    print(f"self-test: the CSV's figures pass, {len(checks)} wrong figures, a missing kernel and a stale known "
+          "difference fail")
     return 0
 
 
@@ -178,6 +220,10 @@ def main():
     ap.add_argument("--csv", required=True)
     ap.add_argument("--work")
     ap.add_argument("--self-test", action="store_true")
+    ap.add_argument("--gpu", default="H100", help="the GPU's name in the table")
+    ap.add_argument("--extra-ld-conflicts", type=float, default=0.0,
+                    help="load conflicts per shared load request the GPU may count beyond cusim's")
+    ap.add_argument("--known", help="a file of known differences: `kernel figure  # reason`")
     args = ap.parse_args()
     rows = read_csv(args.csv)
     if args.self_test:
@@ -197,12 +243,14 @@ def main():
     if not report.exists():
         print(f"no {report}")
         return 1
-    lines, failures = compare(json.loads(report.read_text()), rows)
+    known = read_known(args.known) if args.known else {}
+    lines, failures = compare(json.loads(report.read_text()), rows, args.extra_ld_conflicts, known, args.gpu)
     print("\n".join(lines))
     if failures:
         print("out of bounds:", *failures, sep="\n  ")
         return 1
-    print(f"all {len(rows)} kernels within bounds of the H100's counters")
+    print(f"all {len(rows)} kernels within bounds of the {args.gpu}'s counters"
+          + (f" ({len(known)} known differences)" if known else ""))
     return 0
 
 
