@@ -338,7 +338,10 @@ class Driver:
                 flags += ["-fsanitize=kernel-address", "-mllvm", "-asan-kernel=0",
                           "-mllvm", f"-asan-mapping-offset={SHADOW_OFFSET:#x}",
                           "-mllvm", "-asan-instrumentation-with-call-threshold=1000000",
-                          "-mllvm", "-asan-stack=0", "-mllvm", "-asan-globals=0"]
+                          "-mllvm", "-asan-stack=0", "-mllvm", "-asan-globals=0",
+                          # a read-modify-write (s[i] += x) checked as its load and its store, so that
+                          # CUSIM_REPORT sees both (docs/teaching.md, "What the compiler changes")
+                          "-mllvm", "-asan-opt-same-temp=0"]
             else:
                 flags += ["-fsanitize=kernel-address", "-fsanitize-recover=kernel-address",
                           f"-fasan-shadow-offset={SHADOW_OFFSET:#x}", "-fno-sanitize-address-use-after-scope",
