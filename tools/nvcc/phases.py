@@ -83,6 +83,9 @@ _KNOWN_CALLS = {
     "make_int4", "make_uint4", "make_float2", "make_float3", "make_float4", "make_double2", "make_longlong2",
     "umin", "umax", "llmin", "llmax", "ullmin", "ullmax", "size", "extent", "data", "x", "y", "z", "w",
     "__threadfence", "__threadfence_block", "__threadfence_system",  # fences: they order, never wait
+    "__hadd", "__hsub", "__hmul", "__hfma", "__hadd2", "__hsub2", "__hmul2", "__hfma2", "__float2half2_rn",
+    "__floats2half2_rn", "__halves2half2", "__half22float2", "__low2float", "__high2float", "__low2half",
+    "__high2half",  # cuda_fp16.h's arithmetic and conversions
 }
 _CONTROL = {"if", "for", "while", "do", "else", "return", "break", "continue"}
 
