@@ -41,6 +41,21 @@ std::string fault_of(Launch launch, cudaError_t& code) {
   return text;
 }
 
+/// Runs a launch that faults: the name of the error its launch or synchronisation returned, its
+/// report (stderr, captured) in `report`; then the device is reset (a fault is sticky).
+inline std::string fault_of(void (*launch)(), std::string* report) {
+  cudaError_t e;
+  {
+    stderr_capture capture;
+    launch();
+    e = cudaGetLastError();
+    if (e == cudaSuccess) e = cudaDeviceSynchronize();
+    *report = capture.text();
+  }
+  cudaDeviceReset();
+  return cudaGetErrorName(e);
+}
+
 inline int finish() {
   std::printf(failures == 0 ? "all checks passed\n" : "%d checks failed\n", failures);
   return failures == 0 ? 0 : 1;

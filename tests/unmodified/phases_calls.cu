@@ -110,18 +110,6 @@ __global__ void maxima(int* d_Max, const int* d_In) {
   if (threadIdx.x == 0) d_Max[blockIdx.x] = s_Max;
 }
 
-static std::string fault_of(void (*launch)(), std::string* report) {
-  cudaError_t e;
-  {
-    stderr_capture capture;
-    launch();
-    e = cudaGetLastError();
-    if (e == cudaSuccess) e = cudaDeviceSynchronize();
-    *report = capture.text();
-  }
-  cudaDeviceReset();
-  return cudaGetErrorName(e);
-}
 
 static uint *scan_in, *scan_out;
 static const uint scan_n = 4 * 256;

@@ -141,20 +141,6 @@ __global__ void sort_block(unsigned* keys, unsigned stride, unsigned dir, int bl
   keys[n / 2 + (blockIdx.x == 1 && static_cast<int>(threadIdx.x) == bad ? stride : 0)] = s_key[threadIdx.x + n / 2];
 }
 
-// Runs a launch that faults; returns the error of the synchronisation and leaves the report of
-// stderr in `report`. Then resets the device (a fault is sticky).
-static std::string fault_of(void (*launch)(), std::string* report) {
-  cudaError_t e;
-  {
-    stderr_capture capture;
-    launch();
-    e = cudaGetLastError();
-    if (e == cudaSuccess) e = cudaDeviceSynchronize();
-    *report = capture.text();
-  }
-  cudaDeviceReset();
-  return cudaGetErrorName(e);
-}
 
 static float *mA, *mB, *mC;
 static const int BS = 16, WA = 64, HA = 32, WB = 48;
