@@ -319,7 +319,7 @@ class Driver:
         the simulator. Fixed-size arrays (__shared__, local, __constant__, in structs) checked per
         axis: the compiler's bounds instrumentation (array_bounds.cpp). Raw pointers checked against
         their allocation: its address instrumentation in the kernel flavour (no redzones or runtime
-        of its own), checked inline against the simulator's shadow at AddressSanitizer's offset
+        of its own; Clang's pass in its user-space form, for its memcpy calls), checked inline against the simulator's shadow at AddressSanitizer's offset
         (SHADOW_OFFSET, simulator/address_space.hpp: the same number), a call only when the shadow
         says no (raw_access.cpp); misaligned accesses, which the GPU faults on: its alignment
         instrumentation. CUSIM_RAW_ADDRESS_CHECKS tells cusim's headers (atomics.hpp,
