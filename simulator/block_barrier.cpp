@@ -17,6 +17,8 @@ namespace cusim::sim {
 // A plain __syncthreads in ring mode: an arrival and a switch to the next thread of the ring.
 int block_runner::ring_sync(thread_record& self, block_context& b, const detail::source_location& site) {
   if (b.ring_arrived == 0) {
+    if (b.ring_warp_waiting != 0) [[unlikely]]  // lanes wait at warp collectives: the queues take over
+      return sync_block(self, detail::sync_op::plain, 0, site);
     b.barrier_site = site;
   } else if (!same_call(site, b.barrier_site)) [[unlikely]] {
     return sync_block(self, detail::sync_op::plain, 0, site);  // another site: divergence, reported there
@@ -30,13 +32,7 @@ int block_runner::ring_sync(thread_record& self, block_context& b, const detail:
     b.ring_arrived = 0;
     ++b.barrier_generation;
   }
-  thread_record& next = *b.lane(self.ring_next);
-  // Two stages, as pop_ready: the stack of the thread after next (its record was fetched at the
-  // previous wait) and the record of the one after that.
-  const thread_record& after = *b.lane(next.ring_next);
-  prefetch_stack(after);
-  prefetch_record(*b.lane(after.ring_next));
-  run_next(self, static_cast<fiber_slot*>(&next));
+  ring_switch(self, b);
   self.wait = wait_kind::none;
   return 0;
 }
@@ -48,16 +44,20 @@ fiber_slot* block_runner::enter_ring() {
   const std::size_t n = b.ready.size();
   for (std::size_t i = 0; i < n; ++i) b.ready[i]->ring_next = b.ready[i + 1 == n ? 0 : i + 1]->linear;
   fiber_slot* first = static_cast<fiber_slot*>(b.ready.front());
+  b.ring_prev = b.ready.back()->linear;  // the last to arrive, which released the barrier
   b.ready.clear();
   b.ready_head = 0;
   b.ring = true;
   b.ring_arrived = 0;
+  b.ring_warp_waiting = 0;
   return first;
 }
 
 // Turns the ring back into the queues, while `cur` runs (or has just left by a signal fault).
 // The others, in ring order from cur: first those released and not run yet, then, since the
-// ring is the run order, the ring_arrived that ran before cur and wait at the barrier.
+// ring is the run order, the ring_arrived that ran before cur and wait at the barrier. Those
+// waiting at warp collectives are out of the cycle and parked, as park leaves them (warp_waiting
+// and waiting count them already).
 void block_runner::leave_ring(thread_record& cur) {
   block_context& b = *block_;
   b.ring = false;
@@ -67,8 +67,9 @@ void block_runner::leave_ring(thread_record& cur) {
   const auto released = b.ready.end() - b.ring_arrived;
   b.barrier_waiters.assign(released, b.ready.end());
   b.ready.erase(released, b.ready.end());
-  b.waiting = b.ring_arrived;
+  b.waiting = b.ring_arrived + b.ring_warp_waiting;
   b.ring_arrived = 0;
+  b.ring_warp_waiting = 0;
   b.barrier_op = detail::sync_op::plain;
   b.barrier_count = 0;
   b.barrier_divergent = false;

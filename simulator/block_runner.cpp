@@ -149,6 +149,7 @@ void block_context::reset(block_runner& r, launch_state& l, std::uint64_t linear
   live = 0;
   ring = false;
   ring_arrived = 0;
+  ring_warp_waiting = 0;
   aborting = false;
   fault = nullptr;
   abandoned = nullptr;
@@ -215,6 +216,13 @@ fiber_slot* block_runner::next_runnable() {
     if (idle_.empty()) return &start_fiber();
     fiber_slot* slot = idle_.back();
     idle_.pop_back();
+    // As pop_ready: the stack of the fiber that starts the thread after this one (its record was
+    // fetched at the previous start) and the record of the one after that. An idle fiber last
+    // ran a whole block ago, so neither is in the first-level cache.
+    if (const std::size_t n = idle_.size(); n > 0) {
+      prefetch_stack(*idle_[n - 1]);
+      if (n > 1) prefetch_record(*idle_[n - 2]);
+    }
     return slot;
   }
   if (block_->ready_head < block_->ready.size()) return pop_ready();
@@ -263,7 +271,8 @@ ctx::fiber block_runner::fiber_main(fiber_slot& self, ctx::fiber&& caller) {
       if (t.status != thread_status::exited) finish_thread(t);  // it threw
     }
     idle_.push_back(&self);
-    fiber_slot* next = next_runnable();  // a ready thread, never a thread to start
+    // A ready thread, never a thread to start: in ring mode the successor of the thread that exited.
+    fiber_slot* next = block_->ring ? ring_after_exit() : next_runnable();
     switch_to(next ? *next : scheduler_, self);
   }
 }
@@ -279,11 +288,44 @@ void block_runner::take_thread(thread_record& t) {
 }
 
 void block_runner::finish_thread(thread_record& t) {
-  if (block_->ring) leave_ring(t);
+  if (block_->ring) exit_ring(t);
   flush_accesses(t);
   t.status = thread_status::exited;
   --block_->live;
   ++block_->progress;
+}
+
+// `t` exits in ring mode: it leaves the cycle (its predecessor is linked to its successor),
+// unless a fault ends the block or it is the last thread of the cycle (the others, if any, wait
+// at warp collectives: the scheduler settles them).
+void block_runner::exit_ring(thread_record& t) {
+  block_context& b = *block_;
+  if (b.aborting || t.ring_next == t.linear) [[unlikely]] {
+    leave_ring(t);
+    return;
+  }
+  b.lane(b.ring_prev)->ring_next = t.ring_next;
+}
+
+// After an exit in ring mode (exit_ring, then finish_thread's count): the thread to run, the
+// exited one's successor, or null when none is left. A thread that returned counts as arrived,
+// as on current GPUs: when every live thread waits at the barrier, it releases, and its first
+// arrival (the successor) runs, as release_barrier would order the queue.
+fiber_slot* block_runner::ring_after_exit() {
+  block_context& b = *block_;
+  if (b.live == 0) {
+    b.ring = false;
+    return nullptr;
+  }
+  if (b.ring_arrived == b.live) {
+    b.ring_arrived = 0;
+    ++b.barrier_generation;
+  }
+  thread_record& next = *b.lane(b.lane(b.ring_prev)->ring_next);
+  const thread_record& after = *b.lane(next.ring_next);
+  prefetch_stack(after);
+  prefetch_record(*b.lane(after.ring_next));
+  return static_cast<fiber_slot*>(&next);
 }
 
 bool block_runner::next_thread(thread_record& t) {

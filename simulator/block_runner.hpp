@@ -96,6 +96,9 @@ class block_runner : public debug_worker {
   CUSIM_SIM_HOT void finish_thread(thread_record& t);
   fiber_slot* enter_ring();
   [[gnu::noinline]] void leave_ring(thread_record& cur);
+  CUSIM_SIM_HOT void exit_ring(thread_record& t);
+  CUSIM_SIM_HOT fiber_slot* ring_after_exit();
+  CUSIM_SIM_HOT void ring_switch(thread_record& self, block_context& b);
   CUSIM_SIM_HOT void park(thread_record& self);
   CUSIM_SIM_HOT void mark_waiting(thread_record& self);
   CUSIM_SIM_HOT void run_next(thread_record& self, fiber_slot* next);
@@ -106,6 +109,7 @@ class block_runner : public debug_worker {
   bool resolve_waits();
   void release_barrier();
   bool complete_collective(thread_record& self);
+  void relink_collective(thread_record& self, unsigned lanes, thread_record* const (&group)[32]);
   /// Raises the fault of a collective `self` cannot take part in: not in its own mask, or a
   /// shuffle width that is not a power of two from 1 to 32.
   [[noreturn, gnu::cold, gnu::noinline]] void reject_collective(const thread_record& self,

@@ -147,6 +147,19 @@ void block_runner::run_next(thread_record& self, fiber_slot* next) {
   }
 }
 
+// In ring mode: hands over to the next thread of the ring, which can run; `self` waits (at the
+// ring's barrier or warp collective) until its turn comes round.
+void block_runner::ring_switch(thread_record& self, block_context& b) {
+  b.ring_prev = self.linear;
+  thread_record& next = *b.lane(self.ring_next);
+  // Two stages, as pop_ready: the stack of the thread after next (its record was fetched at the
+  // previous wait) and the record of the one after that.
+  const thread_record& after = *b.lane(next.ring_next);
+  prefetch_stack(after);
+  prefetch_record(*b.lane(after.ring_next));
+  run_next(self, static_cast<fiber_slot*>(&next));
+}
+
 void block_runner::flush_accesses(thread_record& self) {
   if (block_->checkers != nullptr) [[unlikely]]
     block_->checkers->thread_paused(self, *block_);

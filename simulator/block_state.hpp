@@ -104,9 +104,15 @@ struct block_context : detail::block_info {
   // wait is an arrival count and a switch to the next thread: no run queue, no scheduler. Of the
   // threads after the running one, the last ring_arrived wait at the barrier (they ran before it)
   // and the others are released and not run yet. Anything else first turns the ring back into
-  // barrier_waiters and ready (block_runner::leave_ring).
+  // barrier_waiters and ready (block_runner::leave_ring). A thread that exits leaves the cycle
+  // (its predecessor, ring_prev, is linked to its successor) and counts as arrived.
+  // While nothing waits at the barrier, warp collectives keep the ring too: a lane that waits
+  // leaves the cycle (ring_warp_waiting of them), and the last lane to arrive links the others,
+  // in lane order, right before itself: where make_ready would queue them.
   bool ring = false;
-  unsigned ring_arrived = 0;  // threads waiting at the ring's barrier
+  unsigned ring_arrived = 0;       // threads waiting at the ring's barrier
+  unsigned ring_warp_waiting = 0;  // threads waiting at warp collectives, out of the cycle
+  std::uint16_t ring_prev = 0;     // the thread before the running one in the cycle
 
   // Warp collectives: the lanes of each warp waiting at one, and every started thread's record
   // by linear index (block_info::lanes points here; a record whose `linear` no longer matches has

@@ -23,8 +23,8 @@ namespace cusim::sim {
 detail::warp_result block_runner::warp_collective(thread_record& self, const detail::warp_request& req,
                                                   const detail::source_location& site) {
   block_context& b = *block_;
-  if (b.ring) leave_ring(self);
   const unsigned lane = self.linear % 32, warp = self.linear / 32;
+  if (b.ring && b.ring_arrived != 0) leave_ring(self);  // the ring keeps collectives only while no thread waits at its barrier
   if ((req.mask >> lane & 1u) == 0 || !valid_request(req)) [[unlikely]] reject_collective(self, req, site);
   flush_accesses(self);
   self.wait = wait_kind::warp_collective;
@@ -41,7 +41,20 @@ detail::warp_result block_runner::warp_collective(thread_record& self, const det
   const bool open = (req.mask & ~arrived) != 0 && req.op != detail::warp_op::sync && (warp + 1) * 32 <= b.nthreads;
   if (!open && complete_collective(self)) {
     ++b.progress;  // the last lane to arrive computes everyone's result and runs on
+  } else if (b.ring && self.ring_next != self.linear) {
+    // Waits out of the ring (its predecessor is linked to its successor, which runs next) until
+    // the collective's last lane links it back in.
+    b.lane(b.ring_prev)->ring_next = self.ring_next;
+    ++b.ring_warp_waiting;
+    ++b.warp_waiting;
+    mark_waiting(self);
+    thread_record& next = *b.lane(self.ring_next);
+    const thread_record& after = *b.lane(next.ring_next);
+    prefetch_stack(after);
+    prefetch_record(*b.lane(after.ring_next));
+    run_next(self, static_cast<fiber_slot*>(&next));
   } else {
+    if (b.ring) leave_ring(self);  // the last thread of the cycle: the scheduler settles the collective
     ++b.warp_waiting;
     park(self);
   }
@@ -86,6 +99,10 @@ bool block_runner::complete_collective(thread_record& self) {
   combine(self.op, mask, group, absent);
   b.warp_arrived[base / 32] &= ~mask;
   if (self.op == detail::warp_op::sync && b.checkers) b.checkers->warp_synchronised(b, base, mask);
+  if (b.ring) {
+    relink_collective(self, mask & ~missing, group);
+    return true;
+  }
   for (unsigned m = mask & ~missing; m != 0; m &= m - 1) {
     thread_record* t = group[std::countr_zero(m)];
     if (t == &self) continue;
@@ -93,6 +110,26 @@ bool block_runner::complete_collective(thread_record& self) {
     make_ready(*t);
   }
   return true;
+}
+
+// In ring mode, the collective `self` completes: its other lanes (those of `lanes` but self),
+// which wait out of the cycle, become ready and are linked in lane order right before self, the
+// end of the run order from self, where make_ready would queue them.
+void block_runner::relink_collective(thread_record& self, unsigned lanes, thread_record* const (&group)[32]) {
+  block_context& b = *block_;
+  thread_record* prev = b.lane(b.ring_prev);
+  for (unsigned m = lanes; m != 0; m &= m - 1) {
+    thread_record* t = group[std::countr_zero(m)];
+    if (t == &self) continue;
+    --b.ring_warp_waiting;
+    --b.warp_waiting;
+    --b.waiting;
+    t->status = thread_status::ready;
+    prev->ring_next = t->linear;
+    prev = t;
+  }
+  prev->ring_next = self.linear;
+  b.ring_prev = prev->linear;
 }
 
 unsigned block_runner::active_mask(thread_record& self, const detail::source_location& site) {
