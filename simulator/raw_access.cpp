@@ -22,6 +22,7 @@
 #include "sanitizers.hpp"
 #include "symbolizer.hpp"
 
+#include <cusim/backend/sim/atomics.hpp>
 #include <cusim/backend/sim/device_runtime.hpp>
 #include <cusim/backend/sim/libcudacxx_sync.hpp>
 
@@ -153,6 +154,9 @@ inline void check(std::uintptr_t addr, std::size_t bytes, bool write, void* retu
 }  // namespace cusim::sim
 
 namespace cusim::detail {
+// The atomics' inline test (atomics.hpp) reads the same shadow; an address it does not plainly
+// allow (or a block the checkers observe) comes here.
+static_assert(atomic_shadow_offset == sim::shadow_offset);
 void check_atomic_address(void* p, std::size_t bytes) {
   sim::check(reinterpret_cast<std::uintptr_t>(p), bytes, true, __builtin_return_address(0), bytes);
   if (accesses_observed()) [[unlikely]]
