@@ -28,7 +28,7 @@ if(CMAKE_SCRIPT_MODE_FILE)
   file(COPY ${SOURCE_DIR}/tools/nvcc/driver.py ${SOURCE_DIR}/tools/nvcc/options.py ${SOURCE_DIR}/tools/nvcc/tokens.py
        ${SOURCE_DIR}/tools/nvcc/rewrite.py ${SOURCE_DIR}/tools/nvcc/phases.py
        ${SOURCE_DIR}/tools/nvcc/phase_copy.py ${SOURCE_DIR}/tools/nvcc/includes.py ${SOURCE_DIR}/tools/nvcc/ptx.py
-       ${SOURCE_DIR}/tools/nvcc/launch_spelling.py
+       ${SOURCE_DIR}/tools/nvcc/launch_spelling.py ${SOURCE_DIR}/tools/nvcc/pch.py
        DESTINATION ${TOOLKIT_DIR}/share/cusim-nvcc)
   # Their bytecode, which the driver reads and never writes (tools/nvcc/nvcc): compiled once here
   # rather than on each of its calls. Checked against each source's hash, not its time stamp, so
@@ -118,7 +118,7 @@ add_custom_target(cusim_toolkit ALL DEPENDS cusim_toolkit_files cusim_cudart)
 set(_inst cuda)
 install(PROGRAMS tools/nvcc/nvcc DESTINATION ${_inst}/bin)
 install(FILES tools/nvcc/driver.py tools/nvcc/options.py tools/nvcc/tokens.py tools/nvcc/includes.py tools/nvcc/rewrite.py
-              tools/nvcc/phases.py tools/nvcc/phase_copy.py tools/nvcc/ptx.py tools/nvcc/launch_spelling.py
+              tools/nvcc/phases.py tools/nvcc/phase_copy.py tools/nvcc/ptx.py tools/nvcc/launch_spelling.py tools/nvcc/pch.py
         DESTINATION ${_inst}/share/cusim-nvcc)
 install(DIRECTORY ${_tk}/share/cusim-nvcc/__pycache__ DESTINATION ${_inst}/share/cusim-nvcc OPTIONAL)
 install(DIRECTORY include/cusim DESTINATION ${_inst}/include)

@@ -21,6 +21,7 @@ import sys
 import tempfile
 
 import includes
+import pch
 import phases
 import rewrite
 from options import HELP, UsageError, parse
@@ -528,10 +529,23 @@ class Driver:
     def compile_one(self, path, kind, obj, phase_flags=("-c",)):
         copy = self.prepare_source(path, kind)
         dep_args, fix = self.dependency_args(obj if phase_flags == ("-c",) else None, path, copy)
-        rc = self.run(self.compile_command(kind, copy, path, phase_flags, dep_args, obj))
+        cmd = self.compile_command(kind, copy, path, phase_flags, dep_args, obj)
+        use = self.precompiled(kind, cmd, copy, obj, phase_flags, dep_args)
+        rc = self.run(use.cmd if use else cmd)
         if rc == 0:
+            if use and dep_args:
+                use.fix_dependencies(dep_args[dep_args.index("-MF") + 1], self.o.deps, self.o.dep_phony)
             self.fix_dependencies(fix, path, copy)
         return rc
+
+    def precompiled(self, kind, cmd, source, obj, phase_flags, dep_args):
+        """The compile with the prelude's precompiled header (pch.py), or None: a `.cu` compiled
+        with -c by g++, with no dependency output or -MD/-MMD's."""
+        if kind != "cu" or tuple(phase_flags) != ("-c",) or self.o.dryrun or obj is None or \
+                self.o.deps not in (None, "MD", "MMD"):
+            return None
+        prelude = ("cusim/backend/sim/cxx17_library.hpp", "cuda_runtime.h")
+        return pch.prepare(self.cxx, cmd, source, obj, dep_args, prelude, self.include)
 
     def main(self):
         o = self.o
