@@ -399,7 +399,8 @@ def prepare(cxx, cmd, source, out, dep_args, prelude, toolkit_include, environ=o
                 _evict(root, KEEP)
             finally:
                 _remove(lock)
-        if meta is None or "bad" in meta or not os.path.exists(os.path.join(d, STUB + ".gch")):
+        if meta is None or "bad" in meta or not os.path.exists(os.path.join(d, STUB + ".gch")) or \
+                not os.path.exists(os.path.join(d, STUB)):
             return None
         if shadowed(dirs, meta["names"]):
             return None
