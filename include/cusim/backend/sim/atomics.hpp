@@ -24,9 +24,9 @@
 // misaligned one, CUSIM_CHECK=race/init, CUSIM_REPORT, CUSIM_SCHEDULE=random) calls
 // check_atomic_address (raw_access.cpp), which reports the fault with thread, block and the line
 // of the program's call (its return address lies in the always inlined caller, also at -O0), and
-// records the access as one atomic access for the checkers. Elsewhere on x86-64 in such a file
-// the operations are out-of-line functions without the instrumentation, the address checked
-// first by the same call. Code compiled without the instrumentation (cusim's own tests, a build
+// records the access as one atomic access for the checkers. On other architectures such a file's
+// atomics are out-of-line functions without the instrumentation, the address checked first by
+// the same call. Code compiled without the instrumentation (cusim's own tests, a build
 // with CUSIM_NVCC_UNCHECKED) uses the compiler's __atomic builtins, which ThreadSanitizer and
 // AddressSanitizer builds of cusim see as atomics. (Not under AddressSanitizer builds of cusim:
 // there a checked array records the element.)
