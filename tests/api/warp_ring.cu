@@ -15,6 +15,7 @@ constexpr unsigned full = 0xffffffffu;
 // masks, a ballot, then half of the warps leave and the others reduce again after a barrier.
 __global__ void after_barrier(cusim::span<int> out) {
   __shared__ cusim::shared_array<int, 256> s;
+  __shared__ cusim::shared_array<int, 8> partial;
   const int t = static_cast<int>(threadIdx.x), lane = t % 32, n = static_cast<int>(blockDim.x);
   int v = t + 7 * static_cast<int>(blockIdx.x);
   s[t] = v;
@@ -27,11 +28,11 @@ __global__ void after_barrier(cusim::span<int> out) {
   h += __shfl_sync(eighth, t * 2, 7, 8);
   const unsigned ballot = __ballot_sync(full, (t + static_cast<int>(blockIdx.x)) % 3 == 0);
   out[blockIdx.x * n + t] = h + static_cast<int>(ballot % 1000);
-  if (lane == 0) s[t / 32] = v;
+  if (lane == 0) partial[t / 32] = v;
   __syncthreads();
   if (t / 32 % 2 == 1) return;  // odd warps leave: they count as arrived at the next barrier
   __syncthreads();
-  int w = lane < n / 32 ? s[lane] : 0;
+  int w = lane < n / 32 ? partial[lane] : 0;
   for (int d = 16; d > 0; d /= 2) w += __shfl_xor_sync(full, w, d);
   if (lane == 0) out[gridDim.x * n + blockIdx.x * (n / 32) + t / 32] = w;
 }
