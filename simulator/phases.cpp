@@ -45,10 +45,6 @@ void* phase_block::zeroed(std::size_t size, std::size_t align) {
   return p;
 }
 
-void phase_cursor::make_current_unchecked(sim_thread& t, unsigned linear, uint3 idx) noexcept {
-  make_current(t, linear, idx);
-}
-
 bool phase_block::leave(const source_location& site) {
   const phase_votes v = std::exchange(votes_, phase_votes{});
   if (v.split) [[unlikely]] {

@@ -513,7 +513,28 @@ class Phases(unittest.TestCase):
         # Named after a barrier too, it lives in a slot per thread.
         out = self.phased(src.replace("out[0] = s[0];", "out[0] = s[0] + x;"))
         self.assertIn("cusim_pb_.slots<std::remove_cv_t<std::decay_t<decltype(cusim::grid<2>())>>>()", out)
-        self.assertIn("cusim_v0_[cusim_i_] = cusim_l0_;", out)
+        self.assertIn("::cusim::detail::slot_store(cusim_v0_, cusim_i_, cusim_l0_);", out)
+
+    def test_a_stretch_copies_back_only_the_variables_it_may_write(self):
+        # KERNEL: t is const (never copied back); stride is written by the loop's step (>>=).
+        src = self.KERNEL.replace("  const unsigned t = threadIdx.x;\n",
+                                  "  unsigned t = threadIdx.x, u = t + 1, w = 0, r = 0, v = 0;\n  __syncthreads();\n")
+        src = src.replace("  if (t == 0) out[0] = s[0];\n",
+                          "  w += u; helper(r); v = 2;\n  __syncthreads();\n  if (t == 0) out[0] = s[0] + u + w + r + v;\n")
+        out = self.phased("__device__ void helper(unsigned& x) { x = 1; }\n" + src)
+        self.assertIsNotNone(out)
+        stores = re.findall(r"slot_store\(cusim_v(\d+)_", out)
+        slots = {name: re.search(r"\[\[maybe_unused\]\] unsigned& %s = \(cusim_l(\d+)_ =" % name, out)
+                 for name in ("t", "u", "w", "r", "v")}
+        self.assertTrue(all(slots.values()), out)
+        slot = {name: m.group(1) for name, m in slots.items()}
+        # Declared in the first stretch: copied there; then w (+=), r (a call's argument) and v (=)
+        # again, never t or u, which later stretches only read.
+        self.assertEqual(stores.count(slot["w"]), 2, out)
+        self.assertEqual(stores.count(slot["r"]), 2, out)
+        self.assertEqual(stores.count(slot["v"]), 2, out)
+        self.assertEqual(stores.count(slot["t"]), 1, out)
+        self.assertEqual(stores.count(slot["u"]), 1, out)
 
     def test_kernels_without_barriers_are_left_as_they_are(self):
         src = "__global__ void k(float* p) { p[threadIdx.x] = 1; }\n"

@@ -650,7 +650,7 @@ class _Phaser:
             self.named_in.setdefault(v.slot, set()).add(self.segments)
         code = [" {"]
         for v in used:
-            code.append(f" std::remove_cv_t<{v.type}> cusim_l{v.slot}_ = cusim_v{v.slot}_[cusim_i_];")
+            code.append(f" std::remove_cv_t<{v.type}> cusim_l{v.slot}_ = ::cusim::detail::slot_load(cusim_v{v.slot}_, cusim_i_);")
         for v in declared:
             code.append(f" std::remove_cv_t<{v.type}> cusim_l{v.slot}_{{}};")
         code.append(" {")
@@ -658,11 +658,35 @@ class _Phaser:
             code.append(f" [[maybe_unused]] {v.binder} = cusim_l{v.slot}_;")
         code.extend(body)
         code.append(" }" * nested + " }")
-        for v in [v for v in used if not v.const] + declared:
+        written = self.may_write(pieces)
+        for v in [v for v in used if not v.const and any(n in written for n in v.names)] + declared:
             # Dropped (run) for a variable no other segment names: it needs no slot.
-            code.append(f"{_SLOT_MARK}{v.slot}{_SLOT_MARK} cusim_v{v.slot}_[cusim_i_] = cusim_l{v.slot}_;{_SLOT_MARK}")
+            code.append(f"{_SLOT_MARK}{v.slot}{_SLOT_MARK} ::cusim::detail::slot_store(cusim_v{v.slot}_, cusim_i_, cusim_l{v.slot}_);{_SLOT_MARK}")
         code.append(" }")
         return "".join(code), uses_exit
+
+    _WRITES_AFTER = {"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "++", "--", "[", ".", "->", ".*", "->*"}
+
+    def may_write(self, pieces):
+        """The names the segment's `pieces` may write: a name its copy back to its slot must follow
+        (segment()); the others' slots still hold their values. May write: the left of an
+        assignment (`<<=` and `>>=` too), of ++ or --, an operand of & (its address) or of a
+        subscript, member access or member call, a name alone in a call's argument list (a
+        reference parameter), or the initialiser of a reference (`T& r = x`)."""
+        names = set()
+        for piece in pieces:
+            if piece[0] == "text":
+                continue
+            for p in range(piece[1], piece[2] + 1):
+                if self.tok(p).kind != "id":
+                    continue
+                before, after = self.text(p - 1), self.text(p + 1)
+                if (after in self._WRITES_AFTER or before in ("++", "--", "&", "&&")
+                        or after in ("<", ">") and self.text(p + 2) == after and self.text(p + 3) == "="
+                        or before in ("(", ",") and after in (")", ",")
+                        or before == "=" and self.tok(p - 2).kind == "id" and self.text(p - 3) in ("&", "&&")):
+                    names.add(self.tok(p).text)
+        return names
 
     def declare(self, decls, scope):
         """New replicated variables for `decls` (declaration() of one statement), added to scope."""

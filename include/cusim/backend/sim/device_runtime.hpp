@@ -11,8 +11,10 @@
 #include <cusim/detail/source_location.hpp>
 #include <cusim/error.hpp>
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 namespace cusim::detail {
 
@@ -89,18 +91,27 @@ extern __thread builtin_values builtins_;
 #define CUSIM_RUNTIME_INLINE [[gnu::always_inline]] __attribute__((no_sanitize("alignment", "bounds")))
 #define CUSIM_RUNTIME_LAMBDA __attribute__((always_inline, no_sanitize("alignment", "bounds")))
 #if defined(CUSIM_RAW_ADDRESS_CHECKS) && defined(__x86_64__)
+/// The unsigned integer type of T's size, which a general register holds (T of 1, 2, 4 or 8 bytes).
+template <class T>
+using register_bits = std::conditional_t<
+    sizeof(T) == 1, std::uint8_t,
+    std::conditional_t<sizeof(T) == 2, std::uint16_t, std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>>;
 template <class T>
 [[gnu::always_inline]] inline T runtime_read(const T& field) noexcept {
   static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8);
-  T v;
+  static_assert(std::is_trivially_copyable_v<T>);
+  register_bits<T> v;
   if constexpr (sizeof(T) == 1) asm("movb %1, %0" : "=q"(v) : "m"(field));
   else asm("mov %1, %0" : "=r"(v) : "m"(field));
-  return v;
+  return std::bit_cast<T>(v);
 }
 template <class T>
 [[gnu::always_inline]] inline void runtime_write(T& field, T v) noexcept {
-  static_assert(sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8);
-  asm("mov %1, %0" : "=m"(field) : "r"(v));
+  static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8);
+  static_assert(std::is_trivially_copyable_v<T>);
+  const auto bits = std::bit_cast<register_bits<T>>(v);
+  if constexpr (sizeof(T) == 1) asm("movb %1, %0" : "=m"(field) : "q"(bits));
+  else asm("mov %1, %0" : "=m"(field) : "r"(bits));
 }
 #else
 template <class T>

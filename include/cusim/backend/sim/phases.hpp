@@ -22,6 +22,22 @@
 
 namespace cusim::detail {
 
+// A replicated variable's copy from its slot at the start of a thread's turn in a phase, and back
+// at its end (the code the driver writes around each stretch: docs/internals.md, "Phases"). The
+// slots are the simulator's memory, never the program's: with the raw-pointer checks, a value a
+// register holds moves through runtime_read/runtime_write, which the instrumentation does not see
+// (else each copy cost an address and an alignment check, more than a short stretch's own work).
+template <class T>
+CUSIM_RUNTIME_INLINE inline T slot_load(const T* slots, unsigned i) noexcept {
+  if constexpr (sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8) return runtime_read(slots[i]);
+  else return slots[i];
+}
+template <class T>
+CUSIM_RUNTIME_INLINE inline void slot_store(T* slots, unsigned i, const T& value) noexcept {
+  if constexpr (sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8) runtime_write(slots[i], value);
+  else slots[i] = value;
+}
+
 /// Whether the calling thread's block runs as loops between barriers: true, and from then on it
 /// does, when the launch allows it (phases), nothing needs the threads apart (fast_next) and the
 /// caller is the block's first thread, no other started.
@@ -107,21 +123,24 @@ class phase_cursor {
       if (++i == n_) return false;
       // x and y in one word (x low), z apart; the block's shape is read only when x wraps, so
       // that a phase's loop holds few registers for itself and leaves the rest to the kernel's.
-      if (i != 0 && static_cast<unsigned>(++xy_) == pb_.b_.block_dim.x) {
-        xy_ = (xy_ >> 32) + 1 == pb_.b_.block_dim.y ? 0 : ((xy_ >> 32) + 1) << 32;
+      if (i != 0 && static_cast<unsigned>(++xy_) == runtime_read(pb_.b_.block_dim.x)) {
+        xy_ = (xy_ >> 32) + 1 == runtime_read(pb_.b_.block_dim.y) ? 0 : ((xy_ >> 32) + 1) << 32;
         if (xy_ == 0) ++z_;
       }
-      if (gone_[i] == 0) break;
+      if (runtime_read(gone_[i]) == 0) break;
     }
     const uint3 idx{static_cast<unsigned>(xy_), static_cast<unsigned>(xy_ >> 32), z_};
     // Never true (phases_begin needs fast_next, which a block observed by the checkers never
     // has); the test lets the compiler drop the same test from each checked access of the turn.
     if (accesses_observed()) [[unlikely]] fail_internal("a block observed by the checkers runs in phases");
-#if defined(CUSIM_RAW_ADDRESS_CHECKS)
-    make_current_unchecked(t_, i, idx);  // compiled in the simulator: no check of these stores
-#else
-    make_current(t_, i, idx);
-#endif
+    // The record's fields through runtime_write (no check of them under the raw-pointer checks);
+    // builtins_, thread-local, is left alone by the instrumentation.
+    runtime_write(t_.linear, static_cast<std::uint16_t>(i));
+    runtime_write(t_.polls, std::uint16_t{0});
+    runtime_write(t_.thread_idx.x, idx.x);
+    runtime_write(t_.thread_idx.y, idx.y);
+    runtime_write(t_.thread_idx.z, idx.z);
+    builtins_.thread_idx = idx;
     return true;
   }
   /// The current thread returned from the kernel: later phases skip it.
@@ -132,8 +151,6 @@ class phase_cursor {
   unsigned i = ~0u;  ///< the current thread's linear index
 
  private:
-  static void make_current_unchecked(sim_thread& t, unsigned linear, uint3 idx) noexcept;
-
   phase_block& pb_;
   sim_thread& t_;
   unsigned char* gone_;
