@@ -171,6 +171,7 @@ void block_context::reset(block_runner& r, launch_state& l, std::uint64_t linear
   shared.reset(cfg.shared_bytes,
                checkers && checkers->observes_accesses() ? shared_memory::checked_poison : shared_memory::poison,
                l.kernel ? block_shared_limit(*l.kernel) : shared_memory::limit_bytes);
+  dynamic_shared = shared.base();
   if (checkers) checkers->block_started(*this);
 }
 

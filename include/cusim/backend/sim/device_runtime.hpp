@@ -46,6 +46,7 @@ struct block_info {
   /// simulator (which then stores its lane: sim::current_record).
   sim_thread** lanes;
   sim_thread* inline_lanes;  ///< the record whose run_threads loop last started threads (its lanes: null)
+  void* dynamic_shared;      ///< the block's dynamic shared memory (`extern __shared__`), 16-byte aligned
 };
 
 /// The part of a simulated thread's state that inline kernel code reads and writes. The

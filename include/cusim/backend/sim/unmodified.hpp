@@ -304,13 +304,14 @@ class namespace_shared {
   source_location site_;
 };
 
-/// `extern __shared__ T name[];`: the launch's dynamic shared memory (16-byte aligned).
+/// `extern __shared__ T name[];`: the launch's dynamic shared memory (16-byte aligned), read from
+/// the block's record inline, past the checks (every thread of a kernel that declares it asks).
 template <class T>
-T* dynamic_shared_pointer() {
-  if (current_thread_ == nullptr) [[unlikely]]
+CUSIM_RUNTIME_INLINE inline T* dynamic_shared_pointer() {
+  sim_thread* t = current_thread_;
+  if (t == nullptr) [[unlikely]]
     fail_outside_kernel("an extern __shared__ array");
-  std::size_t bytes = 0;
-  return static_cast<T*>(dynamic_shared_memory(&bytes));
+  return static_cast<T*>(runtime_read(runtime_read(t->block)->dynamic_shared));
 }
 
 /// `extern __shared__ T name[];` at namespace scope: the launch's dynamic shared memory, as
