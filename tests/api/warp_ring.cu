@@ -136,37 +136,38 @@ TEST_CASE("after a barrier, threads pass collectives and exits in the general pa
 }
 
 // The misuses of warp.cu, each launched as it is and after a barrier (the ring): one report.
+// Each block writes its own part of `out` (blocks in parallel must not race: CI's ThreadSanitizer).
 __global__ void exited_lane(cusim::span<int> out, bool barrier_first) {
   if (barrier_first) __syncthreads();
   const unsigned lane = cusim::lane_id();
   if (lane == 5) return;
-  out[lane] = static_cast<int>(__reduce_add_sync(full, lane));
+  out[blockIdx.x * blockDim.x + lane] = static_cast<int>(__reduce_add_sync(full, lane));
 }
 
 __global__ void different_collectives(cusim::span<int> out, bool barrier_first) {
   if (barrier_first) __syncthreads();
-  const int t = static_cast<int>(threadIdx.x);
-  out[t] = __shfl_sync(full, t, 0);
-  out[t] += t == 40 ? static_cast<int>(__ballot_sync(full, 1)) : __shfl_sync(full, t, 1);
+  const int t = static_cast<int>(threadIdx.x), i = static_cast<int>(blockIdx.x * blockDim.x) + t;
+  out[i] = __shfl_sync(full, t, 0);
+  out[i] += t == 40 ? static_cast<int>(__ballot_sync(full, 1)) : __shfl_sync(full, t, 1);
 }
 
 __global__ void collective_meets_barrier(cusim::span<int> out, bool barrier_first) {
   if (barrier_first) __syncthreads();
-  const int t = static_cast<int>(threadIdx.x);
+  const int t = static_cast<int>(threadIdx.x), i = static_cast<int>(blockIdx.x * blockDim.x) + t;
   if (t == 3) __syncthreads();
-  else out[t] = __shfl_sync(full, t, 2);
+  else out[i] = __shfl_sync(full, t, 2);
 }
 
 __global__ void outside_mask(cusim::span<int> out, bool barrier_first) {
   if (barrier_first) __syncthreads();
-  const int t = static_cast<int>(threadIdx.x);
-  out[t] = __shfl_down_sync(full, t, 1);
-  if (t < 16) out[t] += __shfl_down_sync(0x0000ffffu, t, 8);
+  const int t = static_cast<int>(threadIdx.x), i = static_cast<int>(blockIdx.x * blockDim.x) + t;
+  out[i] = __shfl_down_sync(full, t, 1);
+  if (t < 16) out[i] += __shfl_down_sync(0x0000ffffu, t, 8);
 }
 
 template <class K>
 void same_report(K kernel, int threads, const char* start) {
-  cusim::device_array<int> out(static_cast<std::size_t>(threads));
+  cusim::device_array<int> out(static_cast<std::size_t>(2 * threads));
   const std::string plain = kernel_error_of([&] { cusim::launch(kernel, 2, threads, out, false); });
   const std::string ring = kernel_error_of([&] { cusim::launch(kernel, 2, threads, out, true); });
   CHECK(plain.rfind(start, 0) == 0);
