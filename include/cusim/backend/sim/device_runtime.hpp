@@ -97,22 +97,36 @@ template <class T>
 using register_bits = std::conditional_t<
     sizeof(T) == 1, std::uint8_t,
     std::conditional_t<sizeof(T) == 2, std::uint16_t, std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>>;
+// Integers, bool and pointers in their own type (so the compiler allocates them as before); other
+// trivially copyable values (a float, a small struct) through the integer of their size.
 template <class T>
 [[gnu::always_inline]] inline T runtime_read(const T& field) noexcept {
   static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8);
   static_assert(std::is_trivially_copyable_v<T>);
-  register_bits<T> v;
-  if constexpr (sizeof(T) == 1) asm("movb %1, %0" : "=q"(v) : "m"(field));
-  else asm("mov %1, %0" : "=r"(v) : "m"(field));
-  return std::bit_cast<T>(v);
+  if constexpr (std::is_integral_v<T> || std::is_pointer_v<T>) {
+    T v;
+    if constexpr (sizeof(T) == 1) asm("movb %1, %0" : "=q"(v) : "m"(field));
+    else asm("mov %1, %0" : "=r"(v) : "m"(field));
+    return v;
+  } else {  // the memory operand keeps T's type (the compiler's view of what the asm reads)
+    register_bits<T> v;
+    if constexpr (sizeof(T) == 1) asm("movb %1, %0" : "=q"(v) : "m"(field));
+    else asm("mov %1, %0" : "=r"(v) : "m"(field));
+    return std::bit_cast<T>(v);
+  }
 }
 template <class T>
 [[gnu::always_inline]] inline void runtime_write(T& field, T v) noexcept {
   static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8);
   static_assert(std::is_trivially_copyable_v<T>);
-  const auto bits = std::bit_cast<register_bits<T>>(v);
-  if constexpr (sizeof(T) == 1) asm("movb %1, %0" : "=m"(field) : "q"(bits));
-  else asm("mov %1, %0" : "=m"(field) : "r"(bits));
+  if constexpr (std::is_integral_v<T> || std::is_pointer_v<T>) {
+    if constexpr (sizeof(T) == 1) asm("movb %1, %0" : "=m"(field) : "q"(v));
+    else asm("mov %1, %0" : "=m"(field) : "r"(v));
+  } else {
+    const auto bits = std::bit_cast<register_bits<T>>(v);
+    if constexpr (sizeof(T) == 1) asm("movb %1, %0" : "=m"(field) : "q"(bits));
+    else asm("mov %1, %0" : "=m"(field) : "r"(bits));
+  }
 }
 #else
 template <class T>
