@@ -97,8 +97,10 @@ template <class T>
 using register_bits = std::conditional_t<
     sizeof(T) == 1, std::uint8_t,
     std::conditional_t<sizeof(T) == 2, std::uint16_t, std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>>;
-// Integers, bool and pointers in their own type (so the compiler allocates them as before); other
-// trivially copyable values (a float, a small struct) through the integer of their size.
+// Integers, bool and pointers in their own type, with no std::bit_cast (even an identity bit_cast
+// changed GCC's register allocation: the checked vectorAdd's thread loop spilled a register per
+// thread, 49 -> 57 ms); other trivially copyable values (a float, a small struct: the phases'
+// slots) through the integer of their size, the memory operand keeping its type.
 template <class T>
 [[gnu::always_inline]] inline T runtime_read(const T& field) noexcept {
   static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8);
